@@ -1,0 +1,9 @@
+//! Damiera: an Italian draughts (dama italiana) engine following the FID rulebook.
+//!
+//! Layers, each depending only on the ones before it:
+//! `board` (squares, position, text forms) → `movegen` (FID move rules, perft) →
+//! `search` (evaluation, transposition table, alpha-beta) → `engine` (search thread,
+//! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools).
+
+pub mod board;
+pub mod movegen;
