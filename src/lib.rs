@@ -7,3 +7,4 @@
 
 pub mod board;
 pub mod movegen;
+pub mod cli;

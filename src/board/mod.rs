@@ -1,0 +1,13 @@
+//! Squares, bitboards, positions and their text forms: the static half of the rules.
+
+pub mod bitboard;
+mod moves;
+mod position;
+mod square;
+mod text;
+pub mod zobrist;
+
+pub use moves::Move;
+pub use position::{Color, Piece, Position};
+pub use square::Square;
+pub use text::{PositionError, piece_char};

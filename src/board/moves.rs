@@ -1,0 +1,100 @@
+//! The [`Move`] value: from square, to square and the set of captured squares.
+
+use super::bitboard::{Bitboard, bits};
+use super::square::Square;
+
+/// A move, identified by its from square, to square and set of captured squares (two
+/// capture paths with the same three are the same move). Packed in one `u64`: captured
+/// squares in bits 0..36 (internal layout), from in bits 40..46, to in bits 48..54.
+///
+/// From and to may be equal: a king can capture around a ring and come home.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub struct Move(u64);
+
+impl Move {
+    /// The empty move, used as a "none" value in tables.
+    pub const NONE: Move = Move(0);
+
+    /// Builds a move from internal bit indices and a captured set.
+    #[inline(always)]
+    pub(crate) const fn from_bits(from: u32, to: u32, captures: Bitboard) -> Move {
+        Move(captures | ((from as u64) << 40) | ((to as u64) << 48) | (1 << 63))
+    }
+
+    /// Builds a move from squares; `captured` lists the captured squares.
+    pub fn new(from: Square, to: Square, captured: &[Square]) -> Move {
+        let set = captured.iter().fold(0, |acc, s| acc | s.mask());
+        Move::from_bits(from.bit(), to.bit(), set)
+    }
+
+    /// Internal bit index of the from square.
+    #[inline(always)]
+    pub(crate) const fn from_bit(self) -> u32 {
+        ((self.0 >> 40) & 63) as u32
+    }
+
+    /// Internal bit index of the to square.
+    #[inline(always)]
+    pub(crate) const fn to_bit(self) -> u32 {
+        ((self.0 >> 48) & 63) as u32
+    }
+
+    /// The captured squares as an internal bitboard.
+    #[inline(always)]
+    pub(crate) const fn captures(self) -> Bitboard {
+        self.0 & 0xF_FFFF_FFFF
+    }
+
+    /// The square the piece leaves.
+    pub const fn from(self) -> Square {
+        Square::from_bit(self.from_bit())
+    }
+
+    /// The square the piece ends on.
+    pub const fn to(self) -> Square {
+        Square::from_bit(self.to_bit())
+    }
+
+    /// Whether this move captures.
+    pub const fn is_capture(self) -> bool {
+        self.captures() != 0
+    }
+
+    /// Number of pieces captured.
+    pub const fn capture_count(self) -> u32 {
+        self.captures().count_ones()
+    }
+
+    /// The captured squares in ascending order.
+    pub fn captured(self) -> Vec<Square> {
+        let mut v: Vec<Square> = bits(self.captures()).map(Square::from_bit).collect();
+        v.sort();
+        v
+    }
+
+    /// Whether this is the "none" value.
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The raw packed value (for hashing into tables).
+    pub const fn raw(self) -> u64 {
+        self.0
+    }
+
+    /// Rebuilds a move from [`Move::raw`]; `None` if the value is not a packed move.
+    pub const fn from_raw(raw: u64) -> Option<Move> {
+        let m = Move(raw);
+        if raw == 0 {
+            return Some(Move::NONE);
+        }
+        let bits_ok = raw >> 63 == 1
+            && (raw >> 36) & 0xF == 0
+            && (raw >> 46) & 3 == 0
+            && (raw >> 54) & 0x1FF == 0
+            && m.captures() & !super::bitboard::BOARD == 0;
+        let squares_ok = (1u64 << m.from_bit()) & super::bitboard::BOARD != 0
+            && (1u64 << m.to_bit()) & super::bitboard::BOARD != 0;
+        if bits_ok && squares_ok { Some(m) } else { None }
+    }
+}

@@ -1,0 +1,245 @@
+//! The [`Position`]: pieces as bitboards, side to move and an incremental Zobrist key.
+
+use super::bitboard::{BLACK_CROWN_ROW, BOARD, Bitboard, WHITE_CROWN_ROW, bits};
+use super::moves::Move;
+use super::square::Square;
+use super::zobrist;
+
+/// A side. White moves first (Art. 3.3) and plays up the board, toward squares 1–4.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Color {
+    /// Starts on 21–32.
+    White = 0,
+    /// Starts on 1–12.
+    Black = 1,
+}
+
+impl Color {
+    /// The other side.
+    #[inline(always)]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// The row where this side's men are crowned.
+    #[inline(always)]
+    pub const fn crown_row(self) -> Bitboard {
+        match self {
+            Color::White => WHITE_CROWN_ROW,
+            Color::Black => BLACK_CROWN_ROW,
+        }
+    }
+}
+
+/// A piece: a man or a king of one side.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    /// Its side.
+    pub color: Color,
+    /// Whether it is a king.
+    pub king: bool,
+}
+
+/// A position: who stands where and who is to move. Positions are small values; a
+/// move makes a new one ([`Position::play`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    pieces: [Bitboard; 2],
+    kings: Bitboard,
+    side: Color,
+    key: u64,
+}
+
+impl Position {
+    /// The starting position: Black on 1–12, White on 21–32, White to move.
+    pub fn start() -> Position {
+        let black: Bitboard = (1..=12).filter_map(Square::new).fold(0, |b, s| b | s.mask());
+        let white: Bitboard = (21..=32).filter_map(Square::new).fold(0, |b, s| b | s.mask());
+        Position::from_sets(white, black, 0, Color::White)
+    }
+
+    /// Builds a position from internal sets; the caller guarantees they are disjoint and on
+    /// the board (kings ⊆ white ∪ black).
+    pub(crate) fn from_sets(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Self {
+        let mut pos = Position { pieces: [white, black], kings, side, key: 0 };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// Builds a position from a list of pieces. Checks nothing beyond one piece a square
+    /// (the text parsers check the rest).
+    pub fn from_pieces(pieces: &[(Square, Piece)], side: Color) -> Position {
+        let (mut white, mut black, mut kings) = (0, 0, 0);
+        for &(sq, piece) in pieces {
+            let m = sq.mask();
+            white &= !m;
+            black &= !m;
+            kings &= !m;
+            match piece.color {
+                Color::White => white |= m,
+                Color::Black => black |= m,
+            }
+            if piece.king {
+                kings |= m;
+            }
+        }
+        Position::from_sets(white, black, kings, side)
+    }
+
+    /// The Zobrist key computed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        for color in [Color::White, Color::Black] {
+            key ^= zobrist::set_key(color, false, self.men(color));
+            key ^= zobrist::set_key(color, true, self.kings(color));
+        }
+        key
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub const fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist key (kept up to date by [`Position::play`]).
+    #[inline(always)]
+    pub const fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// All pieces of one side.
+    #[inline(always)]
+    pub const fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color as usize]
+    }
+
+    /// Men of one side.
+    #[inline(always)]
+    pub const fn men(&self, color: Color) -> Bitboard {
+        self.pieces[color as usize] & !self.kings
+    }
+
+    /// Kings of one side.
+    #[inline(always)]
+    pub const fn kings(&self, color: Color) -> Bitboard {
+        self.pieces[color as usize] & self.kings
+    }
+
+    /// Kings of both sides.
+    #[inline(always)]
+    pub const fn all_kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    /// Occupied squares.
+    #[inline(always)]
+    pub const fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Empty squares.
+    #[inline(always)]
+    pub const fn empty(&self) -> Bitboard {
+        BOARD & !self.occupied()
+    }
+
+    /// Number of pieces of one side.
+    pub const fn count(&self, color: Color) -> u32 {
+        self.pieces[color as usize].count_ones()
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let m = sq.mask();
+        let king = self.kings & m != 0;
+        if self.pieces[0] & m != 0 {
+            Some(Piece { color: Color::White, king })
+        } else if self.pieces[1] & m != 0 {
+            Some(Piece { color: Color::Black, king })
+        } else {
+            None
+        }
+    }
+
+    /// All pieces with their squares, in ascending square order.
+    pub fn piece_list(&self) -> Vec<(Square, Piece)> {
+        Square::all().filter_map(|sq| self.piece_at(sq).map(|p| (sq, p))).collect()
+    }
+
+    /// The position after `mv`, which must be legal here (see [`crate::movegen`]).
+    /// Captured pieces leave the board and a man on its crowning row is crowned (Art. 4.5).
+    #[inline(always)]
+    pub fn play(&self, mv: Move) -> Position {
+        let us = self.side;
+        let them = us.opponent();
+        let (from, to) = (mv.from_bit(), mv.to_bit());
+        let from_mask = 1u64 << from;
+        let to_mask = 1u64 << to;
+        let was_king = self.kings & from_mask != 0;
+        let is_king = was_king || to_mask & us.crown_row() != 0;
+        let caps = mv.captures();
+
+        let mut next = *self;
+        next.pieces[us as usize] = (self.pieces[us as usize] & !from_mask) | to_mask;
+        next.pieces[them as usize] &= !caps;
+        next.kings = (self.kings & !from_mask & !caps) | if is_king { to_mask } else { 0 };
+        next.side = them;
+
+        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
+        key ^= zobrist::piece_key(us, was_king, from) ^ zobrist::piece_key(us, is_king, to);
+        if caps != 0 {
+            let cap_kings = caps & self.kings;
+            key ^= zobrist::set_key(them, true, cap_kings);
+            key ^= zobrist::set_key(them, false, caps & !cap_kings);
+        }
+        next.key = key;
+        next
+    }
+
+    /// The same position with the other side to move (for tests and analysis tools).
+    pub fn with_side(&self, side: Color) -> Position {
+        Position::from_sets(self.pieces[0], self.pieces[1], self.kings, side)
+    }
+
+    /// Checks the board invariants: sides disjoint, on the board, kings belong to a side,
+    /// no man on its own crowning row, at most 12 pieces a side, key up to date.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let [w, b] = self.pieces;
+        if w & b != 0 {
+            return Err("a square holds a piece of both sides".into());
+        }
+        if (w | b) & !BOARD != 0 {
+            return Err("a piece stands off the board".into());
+        }
+        if self.kings & !(w | b) != 0 {
+            return Err("a king bit without a piece".into());
+        }
+        if self.men(Color::White) & WHITE_CROWN_ROW != 0 || self.men(Color::Black) & BLACK_CROWN_ROW != 0 {
+            return Err("a man stands on its own crowning row".into());
+        }
+        if w.count_ones() > 12 || b.count_ones() > 12 {
+            return Err("more than 12 pieces a side".into());
+        }
+        if self.key != self.compute_key() {
+            return Err("incremental key differs from a full recompute".into());
+        }
+        Ok(())
+    }
+
+    /// Squares (ascending) holding the given set.
+    pub fn squares_of(set: Bitboard) -> Vec<Square> {
+        let mut v: Vec<Square> = bits(set & BOARD).map(Square::from_bit).collect();
+        v.sort();
+        v
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start()
+    }
+}

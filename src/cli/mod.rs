@@ -1,0 +1,42 @@
+//! The command-line tools: argument parsing and one module per subcommand.
+
+pub mod moves;
+pub mod perft;
+
+use clap::{Parser, Subcommand};
+
+use crate::board::Position;
+
+/// Damiera, an Italian draughts engine (FID rules). Without a subcommand it speaks the Hub
+/// protocol on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(name = "damiera", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; the Hub protocol when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the legal move tree (move generator check and speed test).
+    Perft(perft::PerftArgs),
+    /// List the legal moves of a position, one per line, sorted by their squares.
+    Moves(moves::MovesArgs),
+}
+
+/// Parses `--fen` text (PDN FEN or Hub position string) for clap.
+pub fn parse_position(text: &str) -> Result<Position, String> {
+    Position::parse(text).map_err(|e| e.to_string())
+}
+
+/// An error to report on one line, with exit status 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}

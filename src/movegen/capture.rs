@@ -1,0 +1,170 @@
+//! Captures (Art. 5–6): compulsory, continued while possible, and chosen by the Italian
+//! priority rules of Art. 6.9.
+//!
+//! A man captures forward only and never a king; a king captures in all four directions.
+//! Captured pieces stay on the board until the move ends, so they block landings and are
+//! never jumped twice. A man that reaches its crowning row during a capture stops there.
+//!
+//! Priority (Art. 6.9), highest first, as one integer key:
+//! 1. most pieces captured, 2. capturing with a king, 3. most kings captured,
+//! 4. kings met earliest, compared king by king. Ties remain free choices.
+
+use super::forward;
+use super::list::MoveList;
+use crate::board::bitboard::{ALL_DIRECTIONS, Bitboard, bits, step};
+use crate::board::{Move, Position};
+
+/// Longest possible capture: 12 pieces, plus the start square.
+const MAX_PATH: usize = 16;
+
+/// Art. 6.9 priority key of a capture sequence: `count | king capturer | kings | order`.
+/// `order` has bit `15 - i` set when the i-th captured piece is a king, so a sequence that
+/// meets its kings earlier has the larger key.
+#[inline(always)]
+const fn priority_key(count: u32, by_king: bool, kings: u32, order: u32) -> u32 {
+    (count << 24) | ((by_king as u32) << 23) | (kings << 18) | order
+}
+
+/// Receives every complete capture sequence.
+pub(crate) trait CaptureSink {
+    /// One sequence: start and end bits, captured set, priority key, landing bits.
+    fn record(&mut self, from: u32, to: u32, captured: Bitboard, key: u32, path: &[u8]);
+}
+
+/// Keeps only the sequences with the highest key, one entry per distinct move.
+pub(crate) struct BestMoves<'a> {
+    pub list: &'a mut MoveList,
+    pub best: u32,
+}
+
+impl CaptureSink for BestMoves<'_> {
+    #[inline(always)]
+    fn record(&mut self, from: u32, to: u32, captured: Bitboard, key: u32, _path: &[u8]) {
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.best = key;
+            self.list.clear();
+        }
+        self.list.push_path(Move::from_bits(from, to, captured));
+    }
+}
+
+/// Walks every capture sequence of one piece.
+struct Walker<'a, S: CaptureSink> {
+    enemy: Bitboard,
+    enemy_kings: Bitboard,
+    empty: Bitboard,
+    crown: Bitboard,
+    from: u32,
+    path: [u8; MAX_PATH],
+    sink: &'a mut S,
+}
+
+impl<S: CaptureSink> Walker<'_, S> {
+    fn man<const WHITE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
+        let here = 1u64 << cur;
+        let mut continued = false;
+        // Art. 6.6: a man reaching the crowning row stops there.
+        if n == 0 || here & self.crown == 0 {
+            let enemy_men = self.enemy & !self.enemy_kings;
+            for d in forward::<WHITE>() {
+                let mid = step(here, d) & enemy_men;
+                let land = step(mid, d) & self.empty;
+                if land != 0 && n + 1 < MAX_PATH {
+                    continued = true;
+                    let to = land.trailing_zeros();
+                    self.path[n + 1] = to as u8;
+                    self.man::<WHITE>(to, captured | mid, n + 1);
+                }
+            }
+        }
+        if !continued && n > 0 {
+            let key = priority_key(n as u32, false, 0, 0);
+            self.sink.record(self.from, cur, captured, key, &self.path[..=n]);
+        }
+    }
+
+    fn king(&mut self, cur: u32, captured: Bitboard, n: usize, kings: u32, order: u32) {
+        let here = 1u64 << cur;
+        let mut continued = false;
+        for d in ALL_DIRECTIONS {
+            let mid = step(here, d) & self.enemy & !captured;
+            let land = step(mid, d) & self.empty;
+            if land != 0 && n + 1 < MAX_PATH {
+                continued = true;
+                let to = land.trailing_zeros();
+                let is_king = mid & self.enemy_kings != 0;
+                let order = order | ((is_king as u32) << (15 - n));
+                self.path[n + 1] = to as u8;
+                self.king(to, captured | mid, n + 1, kings + is_king as u32, order);
+            }
+        }
+        if !continued && n > 0 {
+            let key = priority_key(n as u32, true, kings, order);
+            self.sink.record(self.from, cur, captured, key, &self.path[..=n]);
+        }
+    }
+}
+
+/// Pieces of the side to move that can make at least one capture.
+#[inline(always)]
+pub(crate) fn capturers<const WHITE: bool>(pos: &Position) -> Bitboard {
+    let us = super::color::<WHITE>();
+    let enemy = pos.pieces(us.opponent());
+    let enemy_men = enemy & !pos.all_kings();
+    let empty = pos.empty();
+    let mut from = 0;
+    let men = pos.men(us);
+    for d in forward::<WHITE>() {
+        from |= step(enemy_men & step(empty, -d), -d) & men;
+    }
+    let kings = pos.kings(us);
+    if kings != 0 {
+        for d in ALL_DIRECTIONS {
+            from |= step(enemy & step(empty, -d), -d) & kings;
+        }
+    }
+    from
+}
+
+/// Feeds every complete capture sequence of the side to move into `sink`.
+pub(crate) fn walk<const WHITE: bool, S: CaptureSink>(pos: &Position, sources: Bitboard, sink: &mut S) {
+    let us = super::color::<WHITE>();
+    let them = us.opponent();
+    let mut walker = Walker {
+        enemy: pos.pieces(them),
+        enemy_kings: pos.kings(them),
+        empty: pos.empty(),
+        crown: us.crown_row(),
+        from: 0,
+        path: [0; MAX_PATH],
+        sink,
+    };
+    let empty = pos.empty();
+    let kings = pos.kings(us);
+    for from in bits(sources) {
+        walker.from = from;
+        walker.path[0] = from as u8;
+        // The moving piece leaves its square: a king may pass over or end on it again.
+        walker.empty = empty | (1 << from);
+        if kings & (1 << from) != 0 {
+            walker.king(from, 0, 0, 0, 0);
+        } else {
+            walker.man::<WHITE>(from, 0, 0);
+        }
+    }
+}
+
+/// Appends the legal captures (after Art. 6.9) of the side to move; returns false if there
+/// is none.
+#[inline(always)]
+pub(crate) fn generate<const WHITE: bool>(pos: &Position, list: &mut MoveList) -> bool {
+    let sources = capturers::<WHITE>(pos);
+    if sources == 0 {
+        return false;
+    }
+    walk::<WHITE, _>(pos, sources, &mut BestMoves { list, best: 0 });
+    true
+}

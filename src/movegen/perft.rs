@@ -1,0 +1,40 @@
+//! Perft: the number of leaves of the legal move tree, the standard check of a move
+//! generator against published counts.
+
+use super::{count_legal, legal_moves};
+use crate::board::{Move, Position};
+
+/// Leaves of the legal move tree `depth` plies deep. With `paths`, every capture path
+/// counts separately (the convention of the classic C generators); otherwise each
+/// distinct move (from, to, captured set) counts once.
+pub fn perft(pos: &Position, depth: u32, paths: bool) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_legal(pos, paths),
+        _ => {
+            let list = legal_moves(pos);
+            let mut total = 0;
+            for (i, &mv) in list.iter().enumerate() {
+                let weight = if paths { list.paths(i) as u64 } else { 1 };
+                total += weight * perft(&pos.play(mv), depth - 1, paths);
+            }
+            total
+        }
+    }
+}
+
+/// Perft split by root move: each legal move with its leaf count (weighted by its number
+/// of paths when `paths` is set).
+pub fn divide(pos: &Position, depth: u32, paths: bool) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let list = legal_moves(pos);
+    list.iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let weight = if paths { list.paths(i) as u64 } else { 1 };
+            (mv, weight * perft(&pos.play(mv), depth - 1, paths))
+        })
+        .collect()
+}
