@@ -6,5 +6,5 @@
 //! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools).
 
 pub mod board;
-pub mod movegen;
 pub mod cli;
+pub mod movegen;

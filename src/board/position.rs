@@ -56,15 +56,29 @@ pub struct Position {
 impl Position {
     /// The starting position: Black on 1–12, White on 21–32, White to move.
     pub fn start() -> Position {
-        let black: Bitboard = (1..=12).filter_map(Square::new).fold(0, |b, s| b | s.mask());
-        let white: Bitboard = (21..=32).filter_map(Square::new).fold(0, |b, s| b | s.mask());
+        let black: Bitboard = (1..=12)
+            .filter_map(Square::new)
+            .fold(0, |b, s| b | s.mask());
+        let white: Bitboard = (21..=32)
+            .filter_map(Square::new)
+            .fold(0, |b, s| b | s.mask());
         Position::from_sets(white, black, 0, Color::White)
     }
 
     /// Builds a position from internal sets; the caller guarantees they are disjoint and on
     /// the board (kings ⊆ white ∪ black).
-    pub(crate) fn from_sets(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Self {
-        let mut pos = Position { pieces: [white, black], kings, side, key: 0 };
+    pub(crate) fn from_sets(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Self {
+        let mut pos = Position {
+            pieces: [white, black],
+            kings,
+            side,
+            key: 0,
+        };
         pos.key = pos.compute_key();
         pos
     }
@@ -91,7 +105,11 @@ impl Position {
 
     /// The Zobrist key computed from scratch.
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
         for color in [Color::White, Color::Black] {
             key ^= zobrist::set_key(color, false, self.men(color));
             key ^= zobrist::set_key(color, true, self.kings(color));
@@ -157,9 +175,15 @@ impl Position {
         let m = sq.mask();
         let king = self.kings & m != 0;
         if self.pieces[0] & m != 0 {
-            Some(Piece { color: Color::White, king })
+            Some(Piece {
+                color: Color::White,
+                king,
+            })
         } else if self.pieces[1] & m != 0 {
-            Some(Piece { color: Color::Black, king })
+            Some(Piece {
+                color: Color::Black,
+                king,
+            })
         } else {
             None
         }
@@ -167,7 +191,9 @@ impl Position {
 
     /// All pieces with their squares, in ascending square order.
     pub fn piece_list(&self) -> Vec<(Square, Piece)> {
-        Square::all().filter_map(|sq| self.piece_at(sq).map(|p| (sq, p))).collect()
+        Square::all()
+            .filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
+            .collect()
     }
 
     /// The position after `mv`, which must be legal here (see [`crate::movegen`]).
@@ -218,7 +244,9 @@ impl Position {
         if self.kings & !(w | b) != 0 {
             return Err("a king bit without a piece".into());
         }
-        if self.men(Color::White) & WHITE_CROWN_ROW != 0 || self.men(Color::Black) & BLACK_CROWN_ROW != 0 {
+        if self.men(Color::White) & WHITE_CROWN_ROW != 0
+            || self.men(Color::Black) & BLACK_CROWN_ROW != 0
+        {
             return Err("a man stands on its own crowning row".into());
         }
         if w.count_ones() > 12 || b.count_ones() > 12 {

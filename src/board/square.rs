@@ -28,7 +28,11 @@ pub struct Square(u8);
 impl Square {
     /// The square numbered `n`, if `n` is in 1..=32.
     pub const fn new(n: u8) -> Option<Square> {
-        if n >= 1 && n <= 32 { Some(Square(n)) } else { None }
+        if n >= 1 && n <= 32 {
+            Some(Square(n))
+        } else {
+            None
+        }
     }
 
     /// The FID number, 1..=32.
@@ -44,7 +48,11 @@ impl Square {
     /// Column from the left, 0..=7.
     pub const fn col(self) -> u8 {
         let k = (self.0 - 1) % 4;
-        if self.row() % 2 == 0 { 2 * k } else { 2 * k + 1 }
+        if self.row() % 2 == 0 {
+            2 * k
+        } else {
+            2 * k + 1
+        }
     }
 
     /// The square at a row and column, if that is a dark square on the board.
@@ -71,7 +79,11 @@ impl Square {
     pub(crate) const fn from_bit(bit: u32) -> Square {
         let pair = bit / 9;
         let within = bit % 9;
-        let (row, k) = if within < 4 { (2 * pair, within) } else { (2 * pair + 1, within - 5) };
+        let (row, k) = if within < 4 {
+            (2 * pair, within)
+        } else {
+            (2 * pair + 1, within - 5)
+        };
         Square((row * 4 + k + 1) as u8)
     }
 

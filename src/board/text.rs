@@ -39,10 +39,16 @@ impl fmt::Display for PositionError {
             PositionError::Empty => write!(f, "empty position text"),
             PositionError::BadSide(s) => write!(f, "unknown side to move {s:?} (expected W or B)"),
             PositionError::BadLength(n) => {
-                write!(f, "hub position has {n} chars, expected 33 (side + 32 squares)")
+                write!(
+                    f,
+                    "hub position has {n} chars, expected 33 (side + 32 squares)"
+                )
             }
             PositionError::BadSquareChar { square, found } => {
-                write!(f, "hub position square {square}: {found:?} is not one of w b W B e")
+                write!(
+                    f,
+                    "hub position square {square}: {found:?} is not one of w b W B e"
+                )
             }
             PositionError::BadPart(s) => {
                 write!(f, "FEN part {s:?} is not a piece list starting with W or B")
@@ -51,10 +57,18 @@ impl fmt::Display for PositionError {
             PositionError::SquareOutOfRange(s) => write!(f, "square {s} is outside 1-32"),
             PositionError::SquareTwice(n) => write!(f, "square {n} is used twice"),
             PositionError::ManOnCrowningRow { square, color } => {
-                write!(f, "{} man on {square} stands on its own crowning row", color_name(*color))
+                write!(
+                    f,
+                    "{} man on {square} stands on its own crowning row",
+                    color_name(*color)
+                )
             }
             PositionError::TooManyPieces { color, count } => {
-                write!(f, "{} has {count} pieces, at most 12 allowed", color_name(*color))
+                write!(
+                    f,
+                    "{} has {count} pieces, at most 12 allowed",
+                    color_name(*color)
+                )
             }
         }
     }
@@ -85,7 +99,10 @@ struct Builder {
 
 impl Builder {
     fn new() -> Self {
-        Builder { pieces: Vec::new(), used: 0 }
+        Builder {
+            pieces: Vec::new(),
+            used: 0,
+        }
     }
 
     fn add(&mut self, sq: Square, piece: Piece) -> Result<(), PositionError> {
@@ -93,7 +110,10 @@ impl Builder {
             return Err(PositionError::SquareTwice(sq.number()));
         }
         if !piece.king && sq.mask() & piece.color.crown_row() != 0 {
-            return Err(PositionError::ManOnCrowningRow { square: sq.number(), color: piece.color });
+            return Err(PositionError::ManOnCrowningRow {
+                square: sq.number(),
+                color: piece.color,
+            });
         }
         self.used |= sq.mask();
         self.pieces.push((sq, piece));
@@ -138,7 +158,11 @@ impl Position {
                 Some('B' | 'b') => Color::Black,
                 _ => return Err(PositionError::BadPart(part.to_string())),
             };
-            for token in part[1..].split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            for token in part[1..]
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
                 add_fen_token(&mut builder, token, color)?;
             }
         }
@@ -155,12 +179,29 @@ impl Position {
         let mut builder = Builder::new();
         for (sq, &c) in Square::all().zip(&chars[1..]) {
             let piece = match c {
-                'w' => Piece { color: Color::White, king: false },
-                'b' => Piece { color: Color::Black, king: false },
-                'W' => Piece { color: Color::White, king: true },
-                'B' => Piece { color: Color::Black, king: true },
+                'w' => Piece {
+                    color: Color::White,
+                    king: false,
+                },
+                'b' => Piece {
+                    color: Color::Black,
+                    king: false,
+                },
+                'W' => Piece {
+                    color: Color::White,
+                    king: true,
+                },
+                'B' => Piece {
+                    color: Color::Black,
+                    king: true,
+                },
                 'e' => continue,
-                found => return Err(PositionError::BadSquareChar { square: sq.number(), found }),
+                found => {
+                    return Err(PositionError::BadSquareChar {
+                        square: sq.number(),
+                        found,
+                    });
+                }
             };
             builder.add(sq, piece)?;
         }
@@ -169,12 +210,22 @@ impl Position {
 
     /// The PDN FEN, squares ascending, kings prefixed with `K`.
     pub fn to_fen(&self) -> String {
-        let side = if self.side_to_move() == Color::White { 'W' } else { 'B' };
+        let side = if self.side_to_move() == Color::White {
+            'W'
+        } else {
+            'B'
+        };
         let list = |color: Color| -> String {
             self.piece_list()
                 .into_iter()
                 .filter(|(_, p)| p.color == color)
-                .map(|(sq, p)| if p.king { format!("K{sq}") } else { sq.to_string() })
+                .map(|(sq, p)| {
+                    if p.king {
+                        format!("K{sq}")
+                    } else {
+                        sq.to_string()
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(",")
         };
@@ -184,14 +235,30 @@ impl Position {
     /// The Hub position string.
     pub fn to_hub(&self) -> String {
         let mut s = String::with_capacity(33);
-        s.push(if self.side_to_move() == Color::White { 'W' } else { 'B' });
+        s.push(if self.side_to_move() == Color::White {
+            'W'
+        } else {
+            'B'
+        });
         for sq in Square::all() {
             s.push(match self.piece_at(sq) {
                 None => 'e',
-                Some(Piece { color: Color::White, king: false }) => 'w',
-                Some(Piece { color: Color::Black, king: false }) => 'b',
-                Some(Piece { color: Color::White, king: true }) => 'W',
-                Some(Piece { color: Color::Black, king: true }) => 'B',
+                Some(Piece {
+                    color: Color::White,
+                    king: false,
+                }) => 'w',
+                Some(Piece {
+                    color: Color::Black,
+                    king: false,
+                }) => 'b',
+                Some(Piece {
+                    color: Color::White,
+                    king: true,
+                }) => 'W',
+                Some(Piece {
+                    color: Color::Black,
+                    king: true,
+                }) => 'B',
             });
         }
         s
@@ -199,7 +266,10 @@ impl Position {
 }
 
 fn parse_square(token: &str, whole: &str) -> Result<Square, PositionError> {
-    let n: u32 = token.trim().parse().map_err(|_| PositionError::BadToken(whole.to_string()))?;
+    let n: u32 = token
+        .trim()
+        .parse()
+        .map_err(|_| PositionError::BadToken(whole.to_string()))?;
     u8::try_from(n)
         .ok()
         .and_then(Square::new)
@@ -252,7 +322,11 @@ impl fmt::Display for Position {
             }
             writeln!(f)?;
         }
-        let side = if self.side_to_move() == Color::White { "White" } else { "Black" };
+        let side = if self.side_to_move() == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
         write!(f, "{side} to move")
     }
 }
@@ -299,16 +373,46 @@ mod tests {
         assert_eq!(err("W:W0:B1"), SquareOutOfRange("0".into()));
         assert_eq!(err("W:W22,22:B1"), SquareTwice(22));
         assert_eq!(err("W:W22:B22"), SquareTwice(22));
-        assert_eq!(err("W:W3:B10"), ManOnCrowningRow { square: 3, color: Color::White });
-        assert_eq!(err("W:W22:B30"), ManOnCrowningRow { square: 30, color: Color::Black });
-        assert_eq!(err("W:W1-13:B30"), ManOnCrowningRow { square: 1, color: Color::White });
-        assert_eq!(err("W:W5-17:B1"), TooManyPieces { color: Color::White, count: 13 });
+        assert_eq!(
+            err("W:W3:B10"),
+            ManOnCrowningRow {
+                square: 3,
+                color: Color::White
+            }
+        );
+        assert_eq!(
+            err("W:W22:B30"),
+            ManOnCrowningRow {
+                square: 30,
+                color: Color::Black
+            }
+        );
+        assert_eq!(
+            err("W:W1-13:B30"),
+            ManOnCrowningRow {
+                square: 1,
+                color: Color::White
+            }
+        );
+        assert_eq!(
+            err("W:W5-17:B1"),
+            TooManyPieces {
+                color: Color::White,
+                count: 13
+            }
+        );
         assert_eq!(err("X:W22:B1"), BadSide("X".into()));
         assert_eq!(err("W:W2x:B1"), BadToken("2x".into()));
         assert_eq!(err("W:Q1"), BadPart("Q1".into()));
         assert_eq!(err("Wbbb"), BadLength(4));
         assert_eq!(err("Xbbb"), BadSide("X".into()));
-        assert_eq!(err(&format!("{}x", &START_HUB[..32])), BadSquareChar { square: 32, found: 'x' });
+        assert_eq!(
+            err(&format!("{}x", &START_HUB[..32])),
+            BadSquareChar {
+                square: 32,
+                found: 'x'
+            }
+        );
         assert_eq!(err(""), Empty);
         assert!(err("W:W99999999999:B1").to_string().contains("99999999999"));
     }

@@ -37,11 +37,19 @@ pub fn run(args: &PerftArgs, out: &mut impl Write) -> std::io::Result<()> {
         for (mv, n) in &rows {
             writeln!(out, "{} {n}", hub_text(*mv))?;
         }
-        if args.depth == 0 { 1 } else { rows.iter().map(|r| r.1).sum() }
+        if args.depth == 0 {
+            1
+        } else {
+            rows.iter().map(|r| r.1).sum()
+        }
     } else {
         perft(&pos, args.depth, args.paths)
     };
     let elapsed = started.elapsed();
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    writeln!(out, "total {total} time_ms {} nps {nps}", elapsed.as_millis())
+    writeln!(
+        out,
+        "total {total} time_ms {} nps {nps}",
+        elapsed.as_millis()
+    )
 }

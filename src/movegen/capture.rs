@@ -25,6 +25,9 @@ const fn priority_key(count: u32, by_king: bool, kings: u32, order: u32) -> u32 
     (count << 24) | ((by_king as u32) << 23) | (kings << 18) | order
 }
 
+/// The key bit of a capture made by a king.
+const BY_KING: u32 = 1 << 23;
+
 /// Receives every complete capture sequence.
 pub(crate) trait CaptureSink {
     /// One sequence: start and end bits, captured set, priority key, landing bits.
@@ -47,7 +50,13 @@ impl CaptureSink for BestMoves<'_> {
             self.best = key;
             self.list.clear();
         }
-        self.list.push_path(Move::from_bits(from, to, captured));
+        let mv = Move::from_bits(from, to, captured);
+        if key & BY_KING != 0 {
+            self.list.push_path(mv);
+        } else {
+            // A man moves forward only, so its captured set fixes its path: no duplicates.
+            self.list.push(mv);
+        }
     }
 }
 
@@ -82,7 +91,8 @@ impl<S: CaptureSink> Walker<'_, S> {
         }
         if !continued && n > 0 {
             let key = priority_key(n as u32, false, 0, 0);
-            self.sink.record(self.from, cur, captured, key, &self.path[..=n]);
+            self.sink
+                .record(self.from, cur, captured, key, &self.path[..=n]);
         }
     }
 
@@ -103,7 +113,8 @@ impl<S: CaptureSink> Walker<'_, S> {
         }
         if !continued && n > 0 {
             let key = priority_key(n as u32, true, kings, order);
-            self.sink.record(self.from, cur, captured, key, &self.path[..=n]);
+            self.sink
+                .record(self.from, cur, captured, key, &self.path[..=n]);
         }
     }
 }
@@ -130,7 +141,11 @@ pub(crate) fn capturers<const WHITE: bool>(pos: &Position) -> Bitboard {
 }
 
 /// Feeds every complete capture sequence of the side to move into `sink`.
-pub(crate) fn walk<const WHITE: bool, S: CaptureSink>(pos: &Position, sources: Bitboard, sink: &mut S) {
+pub(crate) fn walk<const WHITE: bool, S: CaptureSink>(
+    pos: &Position,
+    sources: Bitboard,
+    sink: &mut S,
+) {
     let us = super::color::<WHITE>();
     let them = us.opponent();
     let mut walker = Walker {
@@ -157,6 +172,56 @@ pub(crate) fn walk<const WHITE: bool, S: CaptureSink>(pos: &Position, sources: B
     }
 }
 
+/// Counts the legal captures when only men can capture: every sequence of the greatest
+/// length is a distinct move (a man's captured set fixes its path), and Art. 6.9 rules
+/// 2–4 cannot separate men's captures of men.
+#[inline]
+pub(crate) fn count_men_only<const WHITE: bool>(pos: &Position, sources: Bitboard) -> u64 {
+    let us = super::color::<WHITE>();
+    let enemy_men = pos.men(us.opponent());
+    let empty = pos.empty();
+    let crown = us.crown_row();
+    let (mut best, mut count) = (0, 0);
+    for from in bits(sources) {
+        let (n, c) = longest_man_captures::<WHITE>(1 << from, enemy_men, empty, crown);
+        if n > best {
+            (best, count) = (n, c);
+        } else if n == best {
+            count += c;
+        }
+    }
+    count
+}
+
+/// (greatest number of captures, number of sequences reaching it) for a man on `here`.
+fn longest_man_captures<const WHITE: bool>(
+    here: Bitboard,
+    enemy_men: Bitboard,
+    empty: Bitboard,
+    crown: Bitboard,
+) -> (u32, u64) {
+    let (mut best, mut count) = (0, 1);
+    for d in forward::<WHITE>() {
+        let mid = step(here, d) & enemy_men;
+        let land = step(mid, d) & empty;
+        if land == 0 {
+            continue;
+        }
+        let (n, c) = if land & crown != 0 {
+            (1, 1)
+        } else {
+            let (n, c) = longest_man_captures::<WHITE>(land, enemy_men & !mid, empty, crown);
+            (n + 1, c)
+        };
+        if n > best {
+            (best, count) = (n, c);
+        } else if n == best {
+            count += c;
+        }
+    }
+    (best, count)
+}
+
 /// Appends the legal captures (after Art. 6.9) of the side to move; returns false if there
 /// is none.
 #[inline(always)]
@@ -165,6 +230,16 @@ pub(crate) fn generate<const WHITE: bool>(pos: &Position, list: &mut MoveList) -
     if sources == 0 {
         return false;
     }
-    walk::<WHITE, _>(pos, sources, &mut BestMoves { list, best: 0 });
+    generate_from::<WHITE>(pos, sources, list);
     true
+}
+
+/// Appends the legal captures of the pieces in `sources` (all pieces able to capture).
+#[inline(always)]
+pub(crate) fn generate_from<const WHITE: bool>(
+    pos: &Position,
+    sources: Bitboard,
+    list: &mut MoveList,
+) {
+    walk::<WHITE, _>(pos, sources, &mut BestMoves { list, best: 0 });
 }

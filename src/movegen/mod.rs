@@ -29,18 +29,30 @@ pub(crate) const fn color<const WHITE: bool>() -> Color {
 /// The two forward steps of a man: up for White, down for Black.
 #[inline(always)]
 pub(crate) const fn forward<const WHITE: bool>() -> [i32; 2] {
-    if WHITE { [UP_LEFT, UP_RIGHT] } else { [DOWN_LEFT, DOWN_RIGHT] }
+    if WHITE {
+        [UP_LEFT, UP_RIGHT]
+    } else {
+        [DOWN_LEFT, DOWN_RIGHT]
+    }
 }
 
 /// All legal moves of the side to move: the best captures if any capture exists
 /// (captures are compulsory, Art. 6.1), otherwise every quiet move.
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    match pos.side_to_move() {
-        Color::White => fill::<true>(pos, &mut list),
-        Color::Black => fill::<false>(pos, &mut list),
-    }
+    generate_into(pos, &mut list);
     list
+}
+
+/// Fills `list` (emptied first) with the legal moves; avoids copying a returned list in
+/// hot loops.
+#[inline]
+pub fn generate_into(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    match pos.side_to_move() {
+        Color::White => fill::<true>(pos, list),
+        Color::Black => fill::<false>(pos, list),
+    }
 }
 
 #[inline(always)]
@@ -69,11 +81,20 @@ pub fn count_legal(pos: &Position, paths: bool) -> u64 {
 
 #[inline(always)]
 fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
+    let sources = capture::capturers::<WHITE>(pos);
+    if sources == 0 {
+        return quiet::count::<WHITE>(pos);
+    }
+    if sources & pos.all_kings() == 0 {
+        // Men's capture paths are distinct moves, so both counts agree.
+        return capture::count_men_only::<WHITE>(pos, sources);
+    }
     let mut list = MoveList::new();
-    if capture::generate::<WHITE>(pos, &mut list) {
-        if paths { list.total_paths() } else { list.len() as u64 }
+    capture::generate_from::<WHITE>(pos, sources, &mut list);
+    if paths {
+        list.total_paths()
     } else {
-        quiet::count::<WHITE>(pos)
+        list.len() as u64
     }
 }
 

@@ -18,7 +18,10 @@ pub enum MoveError {
     /// Well formed, but no legal move matches; lists the legal moves.
     Illegal { text: String, legal: Vec<String> },
     /// Matches several legal moves; lists them.
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -26,13 +29,20 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Syntax { text, reason } => write!(f, "bad move {text:?}: {reason}"),
             MoveError::Illegal { text, legal } if legal.is_empty() => {
-                write!(f, "illegal move {text:?}: the side to move has no legal move")
+                write!(
+                    f,
+                    "illegal move {text:?}: the side to move has no legal move"
+                )
             }
             MoveError::Illegal { text, legal } => {
                 write!(f, "illegal move {text:?}; legal moves: {}", legal.join(" "))
             }
             MoveError::Ambiguous { text, candidates } => {
-                write!(f, "ambiguous move {text:?}; it could be: {}", candidates.join(" "))
+                write!(
+                    f,
+                    "ambiguous move {text:?}; it could be: {}",
+                    candidates.join(" ")
+                )
             }
         }
     }
@@ -60,7 +70,11 @@ pub fn path_text(pos: &Position, mv: Move) -> String {
         return format!("{}-{}", mv.from(), mv.to());
     }
     match capture_paths(pos, mv).first() {
-        Some(path) => path.iter().map(Square::to_string).collect::<Vec<_>>().join("x"),
+        Some(path) => path
+            .iter()
+            .map(Square::to_string)
+            .collect::<Vec<_>>()
+            .join("x"),
         None => format!("{}x{}", mv.from(), mv.to()),
     }
 }
@@ -86,15 +100,22 @@ pub fn capture_paths(pos: &Position, mv: Move) -> Vec<Vec<Square>> {
     if !mv.is_capture() {
         return Vec::new();
     }
-    let mut sink = PathsOf { target: mv, found: Vec::new() };
+    let mut sink = PathsOf {
+        target: mv,
+        found: Vec::new(),
+    };
     let source = 1u64 << mv.from_bit();
     match pos.side_to_move() {
         Color::White => walk::<true, _>(pos, source & pos.pieces(Color::White), &mut sink),
         Color::Black => walk::<false, _>(pos, source & pos.pieces(Color::Black), &mut sink),
     }
     let best = sink.found.iter().map(|(k, _)| *k).max().unwrap_or(0);
-    let mut paths: Vec<Vec<Square>> =
-        sink.found.into_iter().filter(|(k, _)| *k == best).map(|(_, p)| p).collect();
+    let mut paths: Vec<Vec<Square>> = sink
+        .found
+        .into_iter()
+        .filter(|(k, _)| *k == best)
+        .map(|(_, p)| p)
+        .collect();
     paths.sort();
     paths.dedup();
     paths
@@ -114,30 +135,48 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     };
     let (first, last) = (squares[0], squares[squares.len() - 1]);
     if squares.len() == 2 {
-        legal.iter().filter(|m| m.from() == first && m.to() == last).for_each(|&m| add(m));
+        legal
+            .iter()
+            .filter(|m| m.from() == first && m.to() == last)
+            .for_each(|&m| add(m));
     } else {
         if let Some(captured) = path_captures(&squares) {
             let path_move = Move::new(first, last, &captured);
-            legal.iter().filter(|&&m| m == path_move).for_each(|&m| add(m));
+            legal
+                .iter()
+                .filter(|&&m| m == path_move)
+                .for_each(|&m| add(m));
         }
         let mut captured = squares[2..].to_vec();
         captured.sort();
         captured.dedup();
         if captured.len() == squares.len() - 2 {
             let hub_move = Move::new(first, squares[1], &captured);
-            legal.iter().filter(|&&m| m == hub_move).for_each(|&m| add(m));
+            legal
+                .iter()
+                .filter(|&&m| m == hub_move)
+                .for_each(|&m| add(m));
         }
     }
     match candidates.len() {
         1 => Ok(candidates[0]),
-        0 => Err(MoveError::Illegal { text: text.to_string(), legal: sorted_texts(pos, &legal) }),
-        _ => Err(MoveError::Ambiguous { text: text.to_string(), candidates: sorted_texts(pos, &candidates) }),
+        0 => Err(MoveError::Illegal {
+            text: text.to_string(),
+            legal: sorted_texts(pos, &legal),
+        }),
+        _ => Err(MoveError::Ambiguous {
+            text: text.to_string(),
+            candidates: sorted_texts(pos, &candidates),
+        }),
     }
 }
 
 /// The squares of a move text, checking its shape.
 fn parse_squares(text: &str) -> Result<Vec<Square>, MoveError> {
-    let syntax = |reason: String| MoveError::Syntax { text: text.to_string(), reason };
+    let syntax = |reason: String| MoveError::Syntax {
+        text: text.to_string(),
+        reason,
+    };
     let sep = if text.contains('-') { '-' } else { 'x' };
     let lower = text.to_ascii_lowercase();
     let tokens: Vec<&str> = lower.split(sep).collect();
@@ -163,11 +202,17 @@ fn path_captures(path: &[Square]) -> Option<Vec<Square>> {
     path.windows(2)
         .map(|w| {
             let (a, b) = (w[0], w[1]);
-            let (dr, dc) = (b.row() as i32 - a.row() as i32, b.col() as i32 - a.col() as i32);
+            let (dr, dc) = (
+                b.row() as i32 - a.row() as i32,
+                b.col() as i32 - a.col() as i32,
+            );
             if dr.abs() != 2 || dc.abs() != 2 {
                 return None;
             }
-            Square::from_row_col((a.row() as i32 + dr / 2) as u8, (a.col() as i32 + dc / 2) as u8)
+            Square::from_row_col(
+                (a.row() as i32 + dr / 2) as u8,
+                (a.col() as i32 + dc / 2) as u8,
+            )
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Perft: the number of leaves of the legal move tree, the standard check of a move
 //! generator against published counts.
 
-use super::{count_legal, legal_moves};
+use super::{MoveList, count_legal, generate_into, legal_moves};
 use crate::board::{Move, Position};
 
 /// Leaves of the legal move tree `depth` plies deep. With `paths`, every capture path
@@ -12,7 +12,8 @@ pub fn perft(pos: &Position, depth: u32, paths: bool) -> u64 {
         0 => 1,
         1 => count_legal(pos, paths),
         _ => {
-            let list = legal_moves(pos);
+            let mut list = MoveList::new();
+            generate_into(pos, &mut list);
             let mut total = 0;
             for (i, &mv) in list.iter().enumerate() {
                 let weight = if paths { list.paths(i) as u64 } else { 1 };

@@ -1,7 +1,7 @@
 //! Quiet moves (Art. 4): men one step diagonally forward, kings one step in any direction.
 
-use super::list::MoveList;
 use super::forward;
+use super::list::MoveList;
 use crate::board::bitboard::{ALL_DIRECTIONS, bits, step};
 use crate::board::{Move, Position};
 

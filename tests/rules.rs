@@ -1,0 +1,258 @@
+//! The rules core against outside references: perft suites and FID rule positions from
+//! `tests/data`, move text in both forms, and the `perft` / `moves` commands.
+
+use std::process::Command;
+
+use damiera::board::{Color, Position};
+use damiera::movegen::{
+    MoveError, hub_text, legal_moves, parse_move, path_text, perft, sort_moves,
+};
+
+/// Leaves above this are checked only by the ignored `perft_deep` test.
+const NORMAL_RUN_LIMIT: u64 = 100_000_000;
+
+struct Suite {
+    label: String,
+    position: Position,
+    paths: bool,
+    counts: Vec<u64>,
+}
+
+fn data_lines(name: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('|').map(|f| f.trim().to_string()).collect())
+        .collect()
+}
+
+fn suites() -> Vec<Suite> {
+    data_lines("perft.txt")
+        .into_iter()
+        .map(|f| Suite {
+            label: f[0].clone(),
+            position: Position::parse(&f[1]).unwrap_or_else(|e| panic!("{}: {e}", f[0])),
+            paths: match f[2].as_str() {
+                "paths" => true,
+                "distinct" => false,
+                other => panic!("{}: unknown mode {other}", f[0]),
+            },
+            counts: f[3]
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect(),
+        })
+        .collect()
+}
+
+fn check_suites(limit: u64) {
+    for suite in suites() {
+        for (i, &expected) in suite.counts.iter().enumerate() {
+            if expected > limit {
+                continue;
+            }
+            let depth = i as u32 + 1;
+            let got = perft(&suite.position, depth, suite.paths);
+            assert_eq!(got, expected, "{} depth {depth}", suite.label);
+        }
+    }
+}
+
+#[test]
+fn perft_suites() {
+    check_suites(NORMAL_RUN_LIMIT);
+}
+
+#[test]
+#[ignore = "deep perft (depth 12-13 from the start), minutes in release mode"]
+fn perft_deep() {
+    check_suites(u64::MAX);
+}
+
+#[test]
+fn fid_rule_positions() {
+    for f in data_lines("rules.txt") {
+        let pos = Position::parse(&f[0]).unwrap_or_else(|e| panic!("{}: {e}", f[0]));
+        let mut moves = legal_moves(&pos).to_vec();
+        sort_moves(&mut moves);
+        let got: Vec<String> = moves.iter().map(|&m| path_text(&pos, m)).collect();
+        let expected: Vec<String> = match f[1].as_str() {
+            "-" => Vec::new(),
+            list => list.split_whitespace().map(String::from).collect(),
+        };
+        assert_eq!(got, expected, "{} ({})", f[0], f[2]);
+    }
+}
+
+#[test]
+fn ring_capture_is_one_move_with_two_paths() {
+    let pos = Position::parse("W:WK18:B14,15,22,23").unwrap();
+    assert_eq!(perft(&pos, 1, false), 1);
+    assert_eq!(perft(&pos, 1, true), 2);
+    let mv = legal_moves(&pos)[0];
+    assert_eq!(hub_text(mv), "18x18x14x15x22x23");
+    let after = pos.play(mv);
+    assert_eq!(after.to_fen(), "B:WK18:B");
+}
+
+#[test]
+fn promotion_at_the_end_of_the_move() {
+    let pos = Position::parse("W:W10:B6,7").unwrap();
+    let after = pos.play(parse_move(&pos, "10x3").unwrap());
+    assert_eq!(after.to_fen(), "B:WK3:B7");
+    let quiet = Position::parse("B:W30:B27").unwrap();
+    let after = quiet.play(parse_move(&quiet, "27-31").unwrap());
+    assert_eq!(after.to_fen(), "W:W30:BK31");
+}
+
+#[test]
+fn move_text_forms() {
+    let pos = Position::parse("W:WK27:B5,6,13,15,21,23").unwrap();
+    let long = parse_move(&pos, "27x20x11x2x9x18x25").unwrap();
+    assert_eq!(hub_text(long), "27x25x5x6x13x15x21x23");
+    assert_eq!(parse_move(&pos, "27x25x5x6x13x15x21x23"), Ok(long));
+    assert_eq!(
+        parse_move(&pos, "27x25x23x21x15x13x6x5"),
+        Ok(long),
+        "captured in any order"
+    );
+    assert_eq!(
+        parse_move(&pos, "27x25"),
+        Ok(long),
+        "short form naming one move"
+    );
+    assert_eq!(path_text(&pos, long), "27x20x11x2x9x18x25");
+
+    let start = Position::start();
+    let quiet = parse_move(&start, "22-19").unwrap();
+    assert_eq!(
+        (hub_text(quiet), path_text(&start, quiet)),
+        ("22-19".into(), "22-19".into())
+    );
+    assert_eq!(parse_move(&start, " 22-19 "), Ok(quiet));
+}
+
+#[test]
+fn move_text_errors_list_the_moves() {
+    let start = Position::start();
+    let legal = [
+        "21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20",
+    ];
+    match parse_move(&start, "22-17") {
+        Err(MoveError::Illegal { legal: listed, .. }) => assert_eq!(listed, legal),
+        other => panic!("expected Illegal, got {other:?}"),
+    }
+    let err = parse_move(&start, "22-17").unwrap_err().to_string();
+    assert!(err.contains("\"22-17\"") && err.contains("24-20"), "{err}");
+    for text in [
+        "22-",
+        "a-b",
+        "33-29",
+        "0-4",
+        "22-19-15",
+        "x",
+        "",
+        "22x",
+        "22x1x2x99",
+    ] {
+        assert!(
+            matches!(parse_move(&start, text), Err(MoveError::Syntax { .. })),
+            "{text}"
+        );
+    }
+    let none = Position::parse("W:W32:BK28").unwrap();
+    let err = parse_move(&none, "32-27").unwrap_err().to_string();
+    assert!(err.contains("no legal move"), "{err}");
+}
+
+#[test]
+fn ambiguous_short_form_lists_candidates() {
+    // The man on 26 takes two either way round and lands on 10 both times.
+    let pos = Position::parse("W:W26:B13,14,21,22").unwrap();
+    match parse_move(&pos, "26x10") {
+        Err(MoveError::Ambiguous { candidates, .. }) => {
+            assert_eq!(candidates, ["26x17x10", "26x19x10"])
+        }
+        other => panic!("expected Ambiguous, got {other:?}"),
+    }
+    let a = parse_move(&pos, "26x17x10").unwrap();
+    assert_eq!(parse_move(&pos, "26x10x13x21"), Ok(a));
+    assert_eq!(
+        hub_text(parse_move(&pos, "26x19x10").unwrap()),
+        "26x10x14x22"
+    );
+    assert_eq!(pos.side_to_move(), Color::White);
+}
+
+fn damiera(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .args(args)
+        .output()
+        .expect("run damiera");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_command_output() {
+    let (code, out, _) = damiera(&["perft", "3", "--divide"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert!(
+        lines[0].starts_with("21-17 "),
+        "sorted by squares: {}",
+        lines[0]
+    );
+    let sum: u64 = lines[..7]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 302);
+    let last: Vec<&str> = lines[7].split(' ').collect();
+    assert_eq!(
+        (last[0], last[1], last[2], last[4]),
+        ("total", "302", "time_ms", "nps")
+    );
+    assert!(last[3].parse::<u64>().is_ok() && last[5].parse::<u64>().is_ok());
+
+    let (code, out, _) = damiera(&["perft", "2", "--paths", "--fen", "W:WK18:B14,15,22,23,1"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("total 2 "), "{out}");
+}
+
+#[test]
+fn moves_command_output() {
+    let (code, out, _) = damiera(&["moves", "--fen", "W:WK31:B18,20,K27,K28"]);
+    assert_eq!((code, out.as_str()), (0, "31x22x13\n31x24x15\n"));
+    let (_, out, _) = damiera(&["moves", "--fen", "W:WK31:B18,20,K27,K28", "--format", "hub"]);
+    assert_eq!(out, "31x13x18x27\n31x15x20x28\n");
+    let (code, out, _) = damiera(&["moves", "--fen", "W:W32:BK28"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (_, out, _) = damiera(&["moves", "--fen", "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"]);
+    assert_eq!(out.lines().count(), 7);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    for args in [
+        &["perft", "x"][..],
+        &["perft", "3", "--fen", "W:W33:B1"],
+        &["perft"],
+        &["moves", "--fen", "Wxyz"],
+        &["moves", "--format", "long"],
+        &["perft", "3", "--bogus"],
+        &["nosuchcommand"],
+    ] {
+        let (code, out, err) = damiera(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(out, "", "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    let (_, _, err) = damiera(&["perft", "3", "--fen", "W:W33:B1"]);
+    assert!(err.contains("33"), "{err}");
+}
