@@ -111,7 +111,10 @@ fn pair(input: &str) -> PResult<'_, (&str, Option<&str>)> {
     if eq.is_none() {
         return Ok((input, (key, None)));
     }
-    match preceded(blank0, quoted).or(preceded(blank0, word)).parse(input) {
+    match preceded(blank0, quoted)
+        .or(preceded(blank0, word))
+        .parse(input)
+    {
         Ok((input, value)) => Ok((input, (key, Some(value)))),
         Err(nom::Err::Error(_)) => failure(format!("missing value after {key}=")),
         Err(e) => Err(e),

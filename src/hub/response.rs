@@ -7,7 +7,9 @@
 
 use std::fmt::{self, Display};
 
-use super::parser::{Args, ParseError, bad_value, parse_line, quote_always, write_list, write_pair};
+use super::parser::{
+    Args, ParseError, bad_value, parse_line, quote_always, write_list, write_pair,
+};
 
 /// `id name=.. version=.. author=.. country=..`; every field is optional on input.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -233,7 +235,12 @@ fn write_opt(f: &mut fmt::Formatter<'_>, key: &str, value: &Option<String>) -> f
     }
 }
 
-fn write_real(f: &mut fmt::Formatter<'_>, key: &str, value: Option<f64>, decimals: usize) -> fmt::Result {
+fn write_real(
+    f: &mut fmt::Formatter<'_>,
+    key: &str,
+    value: Option<f64>,
+    decimals: usize,
+) -> fmt::Result {
     match value {
         Some(v) => write!(f, " {key}={v:.decimals$}"),
         None => Ok(()),
