@@ -310,3 +310,37 @@ proptest! {
         prop_assert_eq!(parse_command(&line), Ok(Some(command)), "line {:?}", line);
     }
 }
+
+/// The transcripts in protocol.md: every fixed `< ` line is a canonical response
+/// line, and every fixed `< error` right after a `> ` line is this parser's message.
+#[test]
+fn protocol_md_transcripts_agree_with_parser() {
+    use crate::hub::response::{Response, parse_response};
+    let doc = include_str!("../../../protocol.md");
+    let mut last_sent = String::new();
+    let mut checked = 0;
+    for line in doc.lines() {
+        if let Some(sent) = line.strip_prefix("> ").or(line.strip_prefix('>')) {
+            last_sent = sent.to_string();
+            continue;
+        }
+        let Some(expected) = line.strip_prefix("< ") else {
+            continue;
+        };
+        if expected.contains('*') {
+            continue;
+        }
+        let response = parse_response(expected).ok().flatten();
+        let response = response.unwrap_or_else(|| panic!("not a response: {expected:?}"));
+        assert_eq!(response.to_string(), expected);
+        if let Response::Error { .. } = response {
+            let message = match parse_command(&last_sent) {
+                Err(e) => e.message().to_string(),
+                other => panic!("{last_sent:?} gave {other:?}"),
+            };
+            assert_eq!(Response::Error { message }.to_string(), expected);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} transcript lines checked");
+}
