@@ -7,4 +7,6 @@
 
 pub mod board;
 pub mod cli;
+pub mod hub;
+pub mod matchrun;
 pub mod movegen;
