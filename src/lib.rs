@@ -6,4 +6,5 @@
 //! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools).
 
 pub mod board;
+pub mod matchrun;
 pub mod movegen;

@@ -1,0 +1,1 @@
+//! PDN reading and writing for Italian draughts (text level).
