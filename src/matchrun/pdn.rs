@@ -10,7 +10,13 @@
 //! with any comments inside), NAGs (`$1`) and `!`/`?` annotations. `{comments}`
 //! are kept, with runs of whitespace collapsed to one space. The result token
 //! `*` (unknown or unfinished game) is read as `result: None`, and the writer
-//! writes `None` as `*`, so writing and reading back gives the same game.
+//! writes `None` as `*`.
+//!
+//! Writing a game and reading it back gives the same game when its moves are
+//! normalized move text, its comments are whitespace-normalized without `}`,
+//! its tag names are alphanumeric (or `_`) and its tags are in writing order
+//! (see [`PdnGame::sort_tags`]). The writer does not keep the `Result` tag in
+//! step with [`PdnGame::result`]; callers set both.
 
 use std::fmt;
 
@@ -575,7 +581,7 @@ fn normalize_move(text: &str) -> Option<String> {
     if !squares.iter().all(|s| valid_square(s)) {
         return None;
     }
-    if quiet && squares[0] == squares[1] {
+    if quiet && squares.first() == squares.last() {
         // `1-1` would be a result token, and is no move anyway.
         return None;
     }
