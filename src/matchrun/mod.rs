@@ -1,0 +1,4 @@
+//! Engine-vs-engine match support: statistics and PDN game records.
+
+pub mod pdn;
+pub mod stats;
