@@ -6,7 +6,6 @@
 //! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools).
 
 pub mod board;
-pub mod board;
 pub mod cli;
 pub mod hub;
 pub mod matchrun;
