@@ -29,13 +29,13 @@ impl Move {
 
     /// Internal bit index of the from square.
     #[inline(always)]
-    pub(crate) const fn from_bit(self) -> u32 {
+    pub(crate) const fn src_bit(self) -> u32 {
         ((self.0 >> 40) & 63) as u32
     }
 
     /// Internal bit index of the to square.
     #[inline(always)]
-    pub(crate) const fn to_bit(self) -> u32 {
+    pub(crate) const fn dst_bit(self) -> u32 {
         ((self.0 >> 48) & 63) as u32
     }
 
@@ -47,12 +47,12 @@ impl Move {
 
     /// The square the piece leaves.
     pub const fn from(self) -> Square {
-        Square::from_bit(self.from_bit())
+        Square::from_bit(self.src_bit())
     }
 
     /// The square the piece ends on.
     pub const fn to(self) -> Square {
-        Square::from_bit(self.to_bit())
+        Square::from_bit(self.dst_bit())
     }
 
     /// Whether this move captures.
@@ -93,8 +93,8 @@ impl Move {
             && (raw >> 46) & 3 == 0
             && (raw >> 54) & 0x1FF == 0
             && m.captures() & !super::bitboard::BOARD == 0;
-        let squares_ok = (1u64 << m.from_bit()) & super::bitboard::BOARD != 0
-            && (1u64 << m.to_bit()) & super::bitboard::BOARD != 0;
+        let squares_ok = (1u64 << m.src_bit()) & super::bitboard::BOARD != 0
+            && (1u64 << m.dst_bit()) & super::bitboard::BOARD != 0;
         if bits_ok && squares_ok { Some(m) } else { None }
     }
 }

@@ -202,7 +202,7 @@ impl Position {
     pub fn play(&self, mv: Move) -> Position {
         let us = self.side;
         let them = us.opponent();
-        let (from, to) = (mv.from_bit(), mv.to_bit());
+        let (from, to) = (mv.src_bit(), mv.dst_bit());
         let from_mask = 1u64 << from;
         let to_mask = 1u64 << to;
         let was_king = self.kings & from_mask != 0;

@@ -48,7 +48,7 @@ impl Square {
     /// Column from the left, 0..=7.
     pub const fn col(self) -> u8 {
         let k = (self.0 - 1) % 4;
-        if self.row() % 2 == 0 {
+        if self.row().is_multiple_of(2) {
             2 * k
         } else {
             2 * k + 1
@@ -57,7 +57,7 @@ impl Square {
 
     /// The square at a row and column, if that is a dark square on the board.
     pub const fn from_row_col(row: u8, col: u8) -> Option<Square> {
-        if row > 7 || col > 7 || (row + col) % 2 != 0 {
+        if row > 7 || col > 7 || !(row + col).is_multiple_of(2) {
             return None;
         }
         Some(Square(row * 4 + col / 2 + 1))
@@ -130,11 +130,11 @@ mod tests {
 
     #[test]
     fn shifts_follow_diagonals() {
-        // 22 (row 5, col 3): up-left 17, up-right 18, down-left 25, down-right 26.
+        // 22 (row 5, col 3): up-left 18, up-right 19, down-left 26, down-right 27.
         let s = Square::new(22).unwrap().bit();
-        assert_eq!(Square::from_bit(s - 5).number(), 17);
-        assert_eq!(Square::from_bit(s - 4).number(), 18);
-        assert_eq!(Square::from_bit(s + 4).number(), 25);
-        assert_eq!(Square::from_bit(s + 5).number(), 26);
+        assert_eq!(Square::from_bit(s - 5).number(), 18);
+        assert_eq!(Square::from_bit(s - 4).number(), 19);
+        assert_eq!(Square::from_bit(s + 4).number(), 26);
+        assert_eq!(Square::from_bit(s + 5).number(), 27);
     }
 }

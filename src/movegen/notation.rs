@@ -104,7 +104,7 @@ pub fn capture_paths(pos: &Position, mv: Move) -> Vec<Vec<Square>> {
         target: mv,
         found: Vec::new(),
     };
-    let source = 1u64 << mv.from_bit();
+    let source = 1u64 << mv.src_bit();
     match pos.side_to_move() {
         Color::White => walk::<true, _>(pos, source & pos.pieces(Color::White), &mut sink),
         Color::Black => walk::<false, _>(pos, source & pos.pieces(Color::Black), &mut sink),
