@@ -7,6 +7,8 @@
 
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod hub;
 pub mod matchrun;
 pub mod movegen;
+pub mod search;

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
         Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
+        Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
         None => Ok(()),
     };
     let _ = out.flush();

@@ -1,0 +1,288 @@
+//! Static evaluation, in hundredths of a man from the side to move's view.
+//!
+//! Terms (each for both sides, White minus Black): material; advancement of men, worth
+//! more as the board empties; a guarded back row while the opponent has men to crown;
+//! men and kings in the centre; men that cannot be stopped from crowning (runaways);
+//! mobility; and endgame scaling for material that cannot win.
+
+use std::sync::OnceLock;
+
+use super::score::EVAL_LIMIT;
+use crate::board::bitboard::{ALL_DIRECTIONS, BOARD, Bitboard, bits, step};
+use crate::board::{Color, Position, Square};
+use crate::movegen::has_capture;
+
+/// Which evaluation to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalStyle {
+    /// Every term.
+    #[default]
+    Full,
+    /// Material only (the first working version; kept as a match baseline).
+    Material,
+}
+
+/// Evaluation weights, in hundredths of a man.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// A man.
+    pub man: i32,
+    /// A king.
+    pub king: i32,
+    /// Per man by rank (0 = own back row), when the board is full.
+    pub advance_open: [i32; 7],
+    /// Per man by rank, in the endgame.
+    pub advance_end: [i32; 7],
+    /// Per man on its own back row while the opponent still has men.
+    pub back_row: i32,
+    /// Per man on a centre square (14, 15, 18, 19).
+    pub centre_man: i32,
+    /// Per king on a centre square.
+    pub centre_king: i32,
+    /// Per king on an edge square.
+    pub edge_king: i32,
+    /// A runaway man, minus `runaway_step` per row still to go.
+    pub runaway: i32,
+    /// See `runaway`.
+    pub runaway_step: i32,
+    /// Per quiet move.
+    pub mobility: i32,
+}
+
+/// The weights in use.
+pub const WEIGHTS: Weights = Weights {
+    man: 100,
+    king: 230,
+    advance_open: [0, 1, 2, 3, 4, 5, 6],
+    advance_end: [0, 4, 8, 13, 19, 27, 38],
+    back_row: 6,
+    centre_man: 4,
+    centre_king: 8,
+    edge_king: -6,
+    runaway: 70,
+    runaway_step: 8,
+    mobility: 2,
+};
+
+/// Material weights of the baseline.
+const MATERIAL_KING: i32 = 230;
+
+/// Evaluates `pos` for the side to move.
+pub fn evaluate(pos: &Position, style: EvalStyle) -> i32 {
+    let white_view = match style {
+        EvalStyle::Material => material(pos, 100, MATERIAL_KING),
+        EvalStyle::Full => full(pos, &WEIGHTS),
+    };
+    let score = match pos.side_to_move() {
+        Color::White => white_view,
+        Color::Black => -white_view,
+    };
+    score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
+fn material(pos: &Position, man: i32, king: i32) -> i32 {
+    let side =
+        |c: Color| pos.men(c).count_ones() as i32 * man + pos.kings(c).count_ones() as i32 * king;
+    side(Color::White) - side(Color::Black)
+}
+
+fn full(pos: &Position, w: &Weights) -> i32 {
+    let raw = material(pos, w.man, w.king) + side_terms(pos, Color::White, w)
+        - side_terms(pos, Color::Black, w);
+    scale_endgame(pos, raw)
+}
+
+/// Per-square tables for both colours.
+struct Tables {
+    /// Rank from the owner's back row, per colour and bit.
+    rank: [[u8; 36]; 2],
+    /// Squares ahead of a man that could intercept it, per colour and bit.
+    cone: [[Bitboard; 36]; 2],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut t = Tables {
+            rank: [[0; 36]; 2],
+            cone: [[0; 36]; 2],
+        };
+        for sq in Square::all() {
+            let b = sq.bit() as usize;
+            t.rank[0][b] = 7 - sq.row();
+            t.rank[1][b] = sq.row();
+            t.cone[0][b] = cone(sq, Color::White);
+            t.cone[1][b] = cone(sq, Color::Black);
+        }
+        t
+    })
+}
+
+/// The squares from which an enemy piece could block or capture a man on `sq` on its
+/// way to the crowning row: the widening triangle ahead of it, one column wider each row.
+fn cone(sq: Square, color: Color) -> Bitboard {
+    let mut mask = 0;
+    let (row, col) = (sq.row() as i32, sq.col() as i32);
+    let dir = if color == Color::White { -1 } else { 1 };
+    for dist in 1..8 {
+        let r = row + dir * dist;
+        if !(0..8).contains(&r) {
+            break;
+        }
+        for c in (col - dist - 1)..=(col + dist + 1) {
+            if (0..8).contains(&c)
+                && let Some(s) = Square::from_row_col(r as u8, c as u8)
+            {
+                mask |= s.mask();
+            }
+        }
+    }
+    mask
+}
+
+const CENTRE: [u8; 4] = [14, 15, 18, 19];
+
+fn centre_mask() -> Bitboard {
+    CENTRE
+        .iter()
+        .filter_map(|&n| Square::new(n))
+        .fold(0, |m, s| m | s.mask())
+}
+
+fn edge_mask() -> Bitboard {
+    Square::all()
+        .filter(|s| s.col() == 0 || s.col() == 7)
+        .fold(0, |m, s| m | s.mask())
+}
+
+fn side_terms(pos: &Position, us: Color, w: &Weights) -> i32 {
+    let t = tables();
+    let them = us.opponent();
+    let men = pos.men(us);
+    let kings = pos.kings(us);
+    let total_men = (pos.men(Color::White) | pos.men(Color::Black)).count_ones() as i32;
+    let endgame = (24 - total_men).clamp(0, 24);
+    let mut score = 0;
+
+    for b in bits(men) {
+        let rank = t.rank[us as usize][b as usize] as usize;
+        let adv = w.advance_open[rank] * (24 - endgame) + w.advance_end[rank] * endgame;
+        score += adv / 24;
+    }
+    if pos.men(them) != 0 {
+        let back_row = them.crown_row();
+        score += (men & back_row).count_ones() as i32 * w.back_row * (24 - endgame) / 24;
+    }
+    score += (men & centre_mask()).count_ones() as i32 * w.centre_man;
+    score += (kings & centre_mask()).count_ones() as i32 * w.centre_king;
+    score += (kings & edge_mask()).count_ones() as i32 * w.edge_king;
+    score += runaways(pos, us, w);
+    score += mobility(pos, us) * w.mobility;
+    score
+}
+
+/// Men with no enemy piece in their cone, while the enemy has no king to chase them.
+fn runaways(pos: &Position, us: Color, w: &Weights) -> i32 {
+    let them = us.opponent();
+    if pos.kings(them) != 0 {
+        return 0;
+    }
+    let t = tables();
+    let enemy = pos.pieces(them);
+    bits(pos.men(us))
+        .filter(|&b| t.cone[us as usize][b as usize] & enemy == 0)
+        .map(|b| {
+            let to_go = 7 - t.rank[us as usize][b as usize] as i32;
+            w.runaway - w.runaway_step * to_go
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Quiet steps available (an estimate of mobility that ignores captures).
+fn mobility(pos: &Position, us: Color) -> i32 {
+    let empty = pos.empty();
+    let forward = if us == Color::White { [-5, -4] } else { [4, 5] };
+    let men = pos.men(us);
+    let kings = pos.kings(us);
+    let mut n = 0;
+    for d in forward {
+        n += (step(men, d) & empty).count_ones();
+    }
+    for d in ALL_DIRECTIONS {
+        n += (step(kings, d) & empty).count_ones();
+    }
+    n as i32
+}
+
+/// Damps scores of endgames the stronger side cannot win: kings only and equal numbers,
+/// one king against one, or a single extra piece against kings.
+fn scale_endgame(pos: &Position, raw: i32) -> i32 {
+    let (w, b) = (
+        pos.count(Color::White) as i32,
+        pos.count(Color::Black) as i32,
+    );
+    let no_men = pos.men(Color::White) | pos.men(Color::Black) == 0;
+    let (strong, weak) = if raw >= 0 {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
+    let diff = (w - b).abs();
+    if no_men && diff == 0 {
+        return raw / 8;
+    }
+    if w + b <= 3
+        && diff <= 1
+        && pos.kings(weak) != 0
+        && pos.men(strong) == 0
+        && pos.count(strong) <= 1
+    {
+        return raw / 8;
+    }
+    let _ = BOARD;
+    raw
+}
+
+/// Whether the position is quiet for evaluation purposes (no capture pending).
+pub fn is_quiet(pos: &Position) -> bool {
+    !has_capture(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced() {
+        let start = Position::start();
+        assert_eq!(evaluate(&start, EvalStyle::Full), 0);
+        assert_eq!(evaluate(&start, EvalStyle::Material), 0);
+    }
+
+    #[test]
+    fn symmetric_for_both_sides() {
+        // The same position mirrored (colours swapped, board turned) scores the same.
+        let a = Position::parse("W:W22,23,K5:B9,10").unwrap();
+        let b = Position::parse("B:B11,10,K28:W24,23").unwrap();
+        assert_eq!(evaluate(&a, EvalStyle::Full), evaluate(&b, EvalStyle::Full));
+    }
+
+    #[test]
+    fn material_counts() {
+        let p = Position::parse("W:W22,K5:B9").unwrap();
+        assert_eq!(evaluate(&p, EvalStyle::Material), 230);
+        assert_eq!(
+            evaluate(&p.with_side(Color::Black), EvalStyle::Material),
+            -230
+        );
+    }
+
+    #[test]
+    fn runaway_man_is_worth_more() {
+        let free = Position::parse("W:W18:B29").unwrap();
+        let blocked = Position::parse("W:W18:B6,29").unwrap();
+        assert!(evaluate(&free, EvalStyle::Full) > 50);
+        assert!(evaluate(&free, EvalStyle::Full) > evaluate(&blocked, EvalStyle::Full) + 100 - 60);
+    }
+}

@@ -1,0 +1,176 @@
+//! Search limits and time management.
+
+use std::time::{Duration, Instant};
+
+/// A game clock for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    /// Time left, in seconds.
+    pub time: f64,
+    /// Increment per move, in seconds.
+    pub inc: f64,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// When to stop searching. Several limits may be combined: the first one reached stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Maximum nominal depth.
+    pub depth: Option<u32>,
+    /// Maximum number of nodes (summed over threads).
+    pub nodes: Option<u64>,
+    /// Fixed time for this move, seconds.
+    pub move_time: Option<f64>,
+    /// Game clock.
+    pub clock: Option<Clock>,
+    /// Search until stopped (analysis); the answer is held until stopped.
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(depth: u32) -> Self {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A fixed-node search.
+    pub fn nodes(nodes: u64) -> Self {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// A fixed time per move.
+    pub fn move_time(seconds: f64) -> Self {
+        Limits {
+            move_time: Some(seconds),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether any time limit applies.
+    pub fn is_timed(&self) -> bool {
+        self.move_time.is_some() || self.clock.is_some()
+    }
+}
+
+/// Time the process needs around a move (reading, writing, waking threads).
+pub const OVERHEAD: Duration = Duration::from_millis(30);
+
+/// The time budget of one move: a soft limit (do not start another iteration after it)
+/// and a hard limit (stop at once).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Aim: no new iteration starts after this.
+    pub soft: Duration,
+    /// Never search longer than this.
+    pub hard: Duration,
+}
+
+impl Budget {
+    /// The budget for `limits`, or `None` when no time limit applies.
+    pub fn from_limits(limits: &Limits) -> Option<Budget> {
+        let mut budget: Option<Budget> = None;
+        if let Some(t) = limits.move_time {
+            let hard = secs(t)
+                .saturating_sub(OVERHEAD)
+                .max(Duration::from_millis(1));
+            budget = Some(Budget { soft: hard, hard });
+        }
+        if let Some(clock) = limits.clock {
+            let b = clock_budget(&clock);
+            budget = Some(match budget {
+                Some(m) => Budget {
+                    soft: m.soft.min(b.soft),
+                    hard: m.hard.min(b.hard),
+                },
+                None => b,
+            });
+        }
+        budget
+    }
+}
+
+fn secs(t: f64) -> Duration {
+    Duration::from_secs_f64(if t.is_finite() {
+        t.clamp(0.0, 1e7)
+    } else {
+        0.0
+    })
+}
+
+/// Spends about 1/moves-left of the clock plus most of the increment, never more than
+/// a fraction of what is left, and keeps a reserve for process overhead.
+fn clock_budget(clock: &Clock) -> Budget {
+    let left = secs(clock.time);
+    let inc = secs(clock.inc);
+    let moves_left = clock.moves_to_go.map_or(30, |m| m.clamp(1, 30));
+    let reserve = OVERHEAD * 2 + left / 50;
+    let usable = left.saturating_sub(reserve);
+    let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2);
+    let hard = (soft * 4).min(usable / 3 + inc / 2).min(usable).max(soft);
+    let floor = Duration::from_millis(1);
+    Budget {
+        soft: soft.max(floor),
+        hard: hard.max(floor),
+    }
+}
+
+/// Elapsed-time checks for one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Timer {
+    start: Instant,
+}
+
+impl Timer {
+    /// Starts now.
+    pub fn start() -> Self {
+        Timer {
+            start: Instant::now(),
+        }
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_budget_never_exceeds_time_left() {
+        for (time, inc) in [
+            (10.0, 0.1),
+            (0.05, 0.0),
+            (0.3, 0.1),
+            (600.0, 0.0),
+            (1.0, 5.0),
+        ] {
+            let b = clock_budget(&Clock {
+                time,
+                inc,
+                moves_to_go: None,
+            });
+            assert!(b.soft <= b.hard, "{time} {inc}: {b:?}");
+            assert!(
+                b.hard.as_secs_f64() <= (time - 0.04).max(0.001),
+                "{time} {inc}: {b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn move_time_keeps_overhead() {
+        let b = Budget::from_limits(&Limits::move_time(1.0)).unwrap();
+        assert_eq!(b.hard, Duration::from_millis(970));
+        assert_eq!(Budget::from_limits(&Limits::depth(3)), None);
+    }
+}

@@ -1,0 +1,384 @@
+//! The search: iterative deepening principal-variation alpha-beta over a shared
+//! transposition table, with Lazy SMP threads. It reports progress through a callback
+//! and never prints.
+
+pub mod eval;
+pub mod limits;
+pub mod score;
+pub mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub use eval::{EvalStyle, evaluate};
+pub use limits::{Budget, Clock, Limits};
+pub use tt::TranspositionTable;
+
+use crate::board::{Move, Position};
+use crate::movegen::legal_moves;
+use score::{INFINITY, MAX_PLY, is_decisive};
+use worker::Worker;
+
+/// Which search features are on. `FULL` is the engine; `BASELINE` is the first working
+/// version (plain alpha-beta, material only), kept as a yardstick for matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Evaluation function.
+    pub eval: EvalStyle,
+    /// Transposition table cutoffs and move.
+    pub tt: bool,
+    /// Principal-variation (null window) search.
+    pub pvs: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Killer and history ordering.
+    pub ordering: bool,
+    /// Aspiration windows.
+    pub aspiration: bool,
+}
+
+impl Style {
+    /// Every feature.
+    pub const FULL: Style = Style {
+        eval: EvalStyle::Full,
+        tt: true,
+        pvs: true,
+        lmr: true,
+        ordering: true,
+        aspiration: true,
+    };
+    /// Plain alpha-beta with a material evaluation.
+    pub const BASELINE: Style = Style {
+        eval: EvalStyle::Material,
+        tt: false,
+        pvs: false,
+        lmr: false,
+        ordering: false,
+        aspiration: false,
+    };
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style::FULL
+    }
+}
+
+/// Flags the engine uses to steer a running search from another thread.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    /// Stop as soon as possible.
+    pub stop: AtomicBool,
+    /// Searching on the opponent's time: no time limit until this turns false.
+    pub pondering: AtomicBool,
+}
+
+impl SearchControl {
+    /// A control with both flags clear.
+    pub fn new() -> Self {
+        SearchControl::default()
+    }
+}
+
+/// Progress of a search, sent after each completed iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Completed nominal depth.
+    pub depth: u32,
+    /// Average ply of the evaluated leaves.
+    pub mean_depth: f64,
+    /// Score for the side to move (see [`score`]).
+    pub score: i32,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.time.as_secs_f64().max(1e-6)
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move (it has lost).
+    pub best: Option<Move>,
+    /// The expected reply, if known.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// State shared by the threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub nodes: AtomicU64,
+    /// Set by the main thread when the whole search is over.
+    pub finished: AtomicBool,
+    start: Instant,
+    /// Nanoseconds after `start` when the clock started (later than 0 after a ponder hit).
+    clock_origin: AtomicU64,
+    was_pondering: AtomicBool,
+    budget: Option<Budget>,
+    node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    /// Whether any thread should stop now: stop flag, node limit, or hard time limit.
+    pub(crate) fn should_stop(&self) -> bool {
+        if self.control.stop.load(Ordering::Relaxed) || self.finished.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self
+            .node_limit
+            .is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n)
+        {
+            return true;
+        }
+        self.clock_elapsed()
+            .is_some_and(|t| self.budget.is_some_and(|b| t >= b.hard))
+    }
+
+    /// Time on the clock for this move; `None` while pondering.
+    fn clock_elapsed(&self) -> Option<Duration> {
+        if self.control.pondering.load(Ordering::Relaxed) {
+            return None;
+        }
+        if self.was_pondering.swap(false, Ordering::Relaxed) {
+            // Ponder hit: the move's clock starts now.
+            self.clock_origin
+                .store(self.start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        }
+        let origin = Duration::from_nanos(self.clock_origin.load(Ordering::Relaxed));
+        Some(self.start.elapsed().saturating_sub(origin))
+    }
+
+    fn soft_limit_passed(&self) -> bool {
+        self.clock_elapsed()
+            .is_some_and(|t| self.budget.is_some_and(|b| t >= b.soft))
+    }
+}
+
+/// What a search runs with: the shared table, the control flags, features and threads.
+#[derive(Clone, Copy)]
+pub struct SearchContext<'a> {
+    /// The transposition table (shared by all threads).
+    pub tt: &'a TranspositionTable,
+    /// Stop and ponder flags.
+    pub control: &'a SearchControl,
+    /// Search features.
+    pub style: Style,
+    /// Threads; 2 or more add Lazy SMP helpers.
+    pub threads: usize,
+}
+
+/// Searches `pos` within `limits`. `history` holds the keys of the game's positions since
+/// its last irreversible move (oldest first, `pos` excluded), for repetition draws.
+/// `report` gets each completed iteration.
+pub fn search(
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    ctx: &SearchContext,
+    mut report: impl FnMut(&SearchInfo),
+) -> SearchResult {
+    let SearchContext {
+        tt,
+        control,
+        style,
+        threads,
+    } = *ctx;
+    let root_moves = legal_moves(pos).to_vec();
+    let mut result = SearchResult {
+        best: root_moves.first().copied(),
+        ponder: None,
+        score: -INFINITY,
+        depth: 0,
+        nodes: 0,
+        pv: Vec::new(),
+    };
+    if root_moves.is_empty() {
+        result.score = -score::WIN;
+        return result;
+    }
+    tt.new_search();
+    let pondering = control.pondering.load(Ordering::Relaxed);
+    let shared = Shared {
+        tt,
+        control,
+        nodes: AtomicU64::new(0),
+        finished: AtomicBool::new(false),
+        start: Instant::now(),
+        clock_origin: AtomicU64::new(0),
+        was_pondering: AtomicBool::new(pondering),
+        budget: Budget::from_limits(limits),
+        node_limit: limits.nodes,
+    };
+    let forced = root_moves.len() == 1 && limits.is_timed() && !limits.infinite;
+    let max_depth = match (limits.depth, forced) {
+        (_, true) => 1,
+        (Some(d), _) => d.clamp(1, MAX_PLY as u32 - 1),
+        (None, _) => MAX_PLY as u32 - 1,
+    };
+    std::thread::scope(|scope| {
+        for id in 1..threads.max(1) {
+            let (shared, moves) = (&shared, root_moves.clone());
+            scope.spawn(move || helper_thread(shared, pos, history, moves, style, max_depth, id));
+        }
+        result = main_thread(
+            &shared,
+            pos,
+            history,
+            root_moves,
+            style,
+            max_depth,
+            &mut report,
+        );
+        shared.finished.store(true, Ordering::Relaxed);
+    });
+    result.nodes = shared.nodes.load(Ordering::Relaxed);
+    result
+}
+
+fn main_thread(
+    shared: &Shared,
+    pos: &Position,
+    history: &[u64],
+    mut root_moves: Vec<Move>,
+    style: Style,
+    max_depth: u32,
+    report: &mut impl FnMut(&SearchInfo),
+) -> SearchResult {
+    let mut worker = Worker::new(shared, style, history);
+    let mut result = SearchResult {
+        best: Some(root_moves[0]),
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: vec![root_moves[0]],
+    };
+    for depth in 1..=max_depth {
+        let score = iterate(
+            &mut worker,
+            pos,
+            &mut root_moves,
+            depth as i32,
+            result.score,
+            style,
+        );
+        if worker.stopped && depth > 1 {
+            break;
+        }
+        worker.flush_nodes();
+        let pv = worker.root_pv();
+        result = SearchResult {
+            best: pv.first().copied().or(Some(root_moves[0])),
+            ponder: pv.get(1).copied(),
+            score,
+            depth,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            pv: if pv.is_empty() {
+                vec![root_moves[0]]
+            } else {
+                pv
+            },
+        };
+        let mean_depth = worker.leaf_ply_sum as f64 / worker.leaf_count.max(1) as f64;
+        report(&SearchInfo {
+            depth,
+            mean_depth,
+            score,
+            nodes: result.nodes,
+            time: shared.start.elapsed(),
+            pv: result.pv.clone(),
+        });
+        if worker.stopped || shared.soft_limit_passed() {
+            break;
+        }
+        // A proven result needs no deeper search unless asked to go on (analysis).
+        if is_decisive(score)
+            && shared.budget.is_some()
+            && depth as i32 > score::plies_to_end(score).unwrap_or(0).abs()
+        {
+            break;
+        }
+    }
+    result
+}
+
+/// One iteration, with aspiration windows around the previous score when enabled.
+fn iterate(
+    worker: &mut Worker,
+    pos: &Position,
+    root_moves: &mut [Move],
+    depth: i32,
+    previous: i32,
+    style: Style,
+) -> i32 {
+    if !style.aspiration || depth < 5 || is_decisive(previous) {
+        return worker.root(pos, root_moves, depth, -INFINITY, INFINITY);
+    }
+    let mut delta = 30;
+    let (mut alpha, mut beta) = (previous - delta, previous + delta);
+    loop {
+        let score = worker.root(pos, root_moves, depth, alpha, beta);
+        if worker.stopped {
+            return score;
+        }
+        if score <= alpha {
+            alpha = (alpha - delta).max(-INFINITY);
+        } else if score >= beta {
+            beta = (beta + delta).min(INFINITY);
+        } else {
+            return score;
+        }
+        delta *= 2;
+        if delta > 400 {
+            (alpha, beta) = (-INFINITY, INFINITY);
+        }
+    }
+}
+
+/// A Lazy SMP helper: the same iterative deepening, half of them one ply ahead, filling
+/// the shared table; its results are not reported.
+fn helper_thread(
+    shared: &Shared,
+    pos: &Position,
+    history: &[u64],
+    mut root_moves: Vec<Move>,
+    style: Style,
+    max_depth: u32,
+    id: usize,
+) {
+    let mut worker = Worker::new(shared, style, history);
+    let mut previous = 0;
+    let mut depth = 1 + (id % 2) as u32;
+    while depth <= max_depth && !shared.should_stop() {
+        previous = iterate(
+            &mut worker,
+            pos,
+            &mut root_moves,
+            depth as i32,
+            previous,
+            style,
+        );
+        worker.flush_nodes();
+        depth += 1;
+    }
+    worker.flush_nodes();
+}

@@ -1,0 +1,74 @@
+//! Scores: hundredths of a man from the side to move's view; proven results as
+//! `WIN - plies` (so the protocol prints a win in N plies as `100 - N/100` men).
+
+/// One man, in score units.
+pub const MAN: i32 = 100;
+/// A win on the board now; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 10_000;
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are proven wins (or losses, negated).
+pub const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+/// Heuristic scores stay strictly inside this bound.
+pub const EVAL_LIMIT: i32 = 9_000;
+/// Larger than any score.
+pub const INFINITY: i32 = WIN + 1;
+
+/// Whether a score is a proven win or loss.
+pub const fn is_decisive(score: i32) -> bool {
+    score.abs() > WIN_BOUND
+}
+
+/// Plies to the end for a decisive score (positive for a win, negative for a loss).
+pub const fn plies_to_end(score: i32) -> Option<i32> {
+    if score > WIN_BOUND {
+        Some(WIN - score)
+    } else if score < -WIN_BOUND {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+/// The score in men, as the Hub protocol reports it.
+pub fn in_men(score: i32) -> f64 {
+    score as f64 / MAN as f64
+}
+
+/// Converts a score found `ply` plies below the root for storage in the table
+/// (distance counted from the stored node).
+pub const fn to_table(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_table`].
+pub const fn from_table(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn win_distances() {
+        assert_eq!(plies_to_end(WIN - 3), Some(3));
+        assert_eq!(plies_to_end(-(WIN - 4)), Some(-4));
+        assert_eq!(plies_to_end(250), None);
+        assert_eq!(in_men(WIN - 3), 99.97);
+        assert_eq!(from_table(to_table(WIN - 9, 5), 5), WIN - 9);
+        assert_eq!(from_table(to_table(-(WIN - 9), 5), 5), -(WIN - 9));
+    }
+}

@@ -1,0 +1,226 @@
+//! The transposition table: shared by all search threads without locks. Each entry is two
+//! atomic words, `key ^ data` and `data`; a torn write (two threads storing at once) shows
+//! as a key mismatch and is ignored.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The score is exact.
+    Exact = 1,
+    /// The true score is at least this (a fail high).
+    Lower = 2,
+    /// The true score is at most this (a fail low).
+    Upper = 3,
+}
+
+/// What the table remembers of a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Score, in table form (see [`super::score::to_table`]).
+    pub score: i32,
+    /// Remaining depth of the search that produced it.
+    pub depth: i32,
+    /// How the score bounds the truth.
+    pub bound: Bound,
+    /// Index of the best move in the position's generated move list, if any.
+    pub move_index: Option<usize>,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A fixed-size table; never grows.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    bucket_mask: usize,
+    generation: AtomicU64,
+}
+
+impl Entry {
+    fn pack(self, generation: u64) -> u64 {
+        let score = (self.score as i16 as u16) as u64;
+        let depth = (self.depth.clamp(-1, 254) + 1) as u64;
+        let mv = self.move_index.map_or(0xFF, |i| i.min(0xFE)) as u64;
+        score | depth << 16 | (self.bound as u64) << 24 | (generation & 0x3F) << 26 | mv << 32
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 24) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        let mv = ((data >> 32) & 0xFF) as usize;
+        Some(Entry {
+            score: (data & 0xFFFF) as u16 as i16 as i32,
+            depth: ((data >> 16) & 0xFF) as i32 - 1,
+            bound,
+            move_index: if mv == 0xFF { None } else { Some(mv) },
+        })
+    }
+}
+
+fn generation_of(data: u64) -> u64 {
+    (data >> 26) & 0x3F
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Self {
+        let bytes = mib.max(1) * 1024 * 1024;
+        let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let slots = (0..buckets * ENTRIES_PER_BUCKET)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        TranspositionTable {
+            slots,
+            bucket_mask: buckets - 1,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    /// Forgets everything (for `new-game`, and so fixed-depth searches repeat exactly).
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let start = (key as usize & self.bucket_mask) * ENTRIES_PER_BUCKET;
+        &self.slots[start..start + ENTRIES_PER_BUCKET]
+    }
+
+    /// The entry for `key`, if stored.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.bucket(key).iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                Entry::unpack(data)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Stores an entry, replacing the same position or the least valuable slot.
+    pub fn store(&self, key: u64, entry: Entry) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_value = i64::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = i;
+                if check ^ data == key {
+                    // Keep a deeper result of the same search unless this one is exact.
+                    if let Some(old) = Entry::unpack(data) {
+                        let same_search = generation_of(data) == generation & 0x3F;
+                        if same_search && old.depth > entry.depth + 2 && entry.bound != Bound::Exact
+                        {
+                            return;
+                        }
+                    }
+                }
+                break;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 0x3F) as i64;
+            let value = ((data >> 16) & 0xFF) as i64 - 8 * age;
+            if value < victim_value {
+                victim_value = value;
+                victim = i;
+            }
+        }
+        let data = entry.pack(generation);
+        bucket[victim].check.store(key ^ data, Ordering::Relaxed);
+        bucket[victim].data.store(data, Ordering::Relaxed);
+    }
+
+    /// Per mille of sampled slots used by the current search.
+    pub fn hashfull(&self) -> usize {
+        let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
+        let sample = self.slots.len().min(1000);
+        self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && generation_of(d) == generation
+            })
+            .count()
+            * 1000
+            / sample.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let e = Entry {
+            score: -1234,
+            depth: 7,
+            bound: Bound::Lower,
+            move_index: Some(3),
+        };
+        tt.store(0xDEAD_BEEF, e);
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(tt.probe(0xDEAD_BEEE), None);
+        let q = Entry {
+            score: 9990,
+            depth: -1,
+            bound: Bound::Exact,
+            move_index: None,
+        };
+        tt.store(42, q);
+        assert_eq!(tt.probe(42), Some(q));
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn size_is_bounded() {
+        let tt = TranspositionTable::new(4);
+        assert!(tt.size_bytes() <= 4 * 1024 * 1024);
+        for k in 0..100_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                Entry {
+                    score: 0,
+                    depth: 1,
+                    bound: Bound::Exact,
+                    move_index: None,
+                },
+            );
+        }
+        assert!(tt.size_bytes() <= 4 * 1024 * 1024);
+    }
+}

@@ -1,0 +1,424 @@
+//! One search thread: iterative deepening, principal-variation alpha-beta with a
+//! transposition table, a capture-resolving quiescence search, killer and history move
+//! ordering, late move reductions, and repetition detection.
+
+use std::sync::atomic::Ordering;
+
+use super::eval::evaluate;
+use super::score::{INFINITY, MAX_PLY, WIN, from_table, to_table};
+use super::tt::{Bound, Entry};
+use super::{Shared, Style};
+use crate::board::{Move, Position};
+use crate::movegen::{MoveList, generate_into};
+
+/// The reversible run after `mv`: one more after a king's quiet move, else zero.
+fn next_run(pos: &Position, mv: Move, run: usize) -> usize {
+    let king_moves = pos.all_kings() & (1u64 << mv.from().bit()) != 0;
+    if king_moves && !mv.is_capture() {
+        run + 1
+    } else {
+        0
+    }
+}
+
+/// Nodes between checks of the stop flag and the clock.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// The state of one search thread.
+pub(crate) struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    style: Style,
+    /// Keys of the positions before the current node: the game since its last
+    /// irreversible move, then the search path.
+    keys: Vec<u64>,
+    nodes: u64,
+    unreported: u64,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    history: Box<[[i32; 64]; 64]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Highest ply reached in this iteration; sum of leaf plies for mean depth.
+    pub leaf_ply_sum: u64,
+    pub leaf_count: u64,
+    pub stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(shared: &'a Shared<'a>, style: Style, history_keys: &[u64]) -> Self {
+        Worker {
+            shared,
+            style,
+            keys: history_keys.to_vec(),
+            nodes: 0,
+            unreported: 0,
+            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            history: Box::new([[0; 64]; 64]),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            leaf_ply_sum: 0,
+            leaf_count: 0,
+            stopped: false,
+        }
+    }
+
+    /// The principal variation of the last completed root search.
+    pub(crate) fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= CHECK_INTERVAL {
+            self.shared
+                .nodes
+                .fetch_add(self.unreported, Ordering::Relaxed);
+            self.unreported = 0;
+            if self.shared.should_stop() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Flushes the node count to the shared counter.
+    pub(crate) fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+    }
+
+    /// Searches the root to `depth` in the window (alpha, beta); returns the score and
+    /// leaves the best line in `root_pv`. `root_moves` is reordered, best first.
+    pub(crate) fn root(
+        &mut self,
+        pos: &Position,
+        root_moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INFINITY;
+        self.pv_len[0] = 0;
+        let run = self.keys.len();
+        self.keys.push(pos.key());
+        for i in 0..root_moves.len() {
+            let mv = root_moves[i];
+            let child = pos.play(mv);
+            let child_run = next_run(pos, mv, run);
+            let score = if i == 0 || !self.style.pvs {
+                -self.search(&child, depth - 1, -beta, -alpha, 1, true, child_run)
+            } else {
+                let s = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, false, child_run);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.search(&child, depth - 1, -beta, -alpha, 1, true, child_run)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                root_moves[..=i].rotate_right(1);
+                self.update_pv(0, mv);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        self.pv[ply][0] = mv;
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Whether the current position repeats an earlier one. `run` is the number of
+    /// reversible plies (king moves without capture) leading here; men moves and captures
+    /// cannot be undone, so no position before them can come back.
+    fn is_repetition(&self, key: u64, run: usize) -> bool {
+        let n = self.keys.len();
+        let limit = run.min(n);
+        (2..=limit)
+            .step_by(2)
+            .any(|back| self.keys[n - back] == key)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        run: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let key = pos.key();
+        if self.is_repetition(key, run) {
+            return 0;
+        }
+        // Mate distance pruning: nothing here can beat a win already found nearer the root.
+        let alpha_md = alpha.max(-(WIN - ply as i32));
+        let beta_md = beta.min(WIN - ply as i32 - 1);
+        if alpha_md >= beta_md {
+            return alpha_md;
+        }
+
+        let mut moves = MoveList::new();
+        generate_into(pos, &mut moves);
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+
+        let entry = if self.style.tt {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = from_table(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        // A forced move costs nothing to look at deeper.
+        let depth = if moves.len() == 1 && ply < 2 * MAX_PLY / 3 {
+            depth + 1
+        } else {
+            depth
+        };
+
+        let tt_index = entry
+            .and_then(|e| e.move_index)
+            .filter(|&i| i < moves.len());
+        let tt_move = tt_index.map(|i| moves[i]);
+        let mut order = self.order_moves(&moves, tt_move, ply);
+
+        self.keys.push(key);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = None;
+        for n in 0..order.len() {
+            let (mv, index) = self.pick(&mut order, n, &moves);
+            let child = pos.play(mv);
+            let quiet = !mv.is_capture();
+            let child_run = next_run(pos, mv, run);
+            let score = if n == 0 || !self.style.pvs {
+                -self.search(
+                    &child,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    child_run,
+                )
+            } else {
+                let reduction = if self.style.lmr
+                    && quiet
+                    && depth >= 3
+                    && n >= 3
+                    && !self.is_killer(mv, ply)
+                {
+                    1 + (n >= 8 && depth >= 5) as i32
+                } else {
+                    0
+                };
+                let mut s = -self.search(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    child_run,
+                );
+                if s > alpha && reduction > 0 && !self.stopped {
+                    s = -self.search(
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        child_run,
+                    );
+                }
+                if s > alpha && s < beta && pv_node && !self.stopped {
+                    s = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true, child_run);
+                }
+                s
+            };
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = Some(index);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+
+        if self.style.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let entry = Entry {
+                score: to_table(best, ply),
+                depth,
+                bound,
+                move_index: best_index,
+            };
+            self.shared.tt.store(key, entry);
+        }
+        best
+    }
+
+    /// Captures only (they are compulsory); stands pat only when no capture is pending.
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let mut moves = MoveList::new();
+        generate_into(pos, &mut moves);
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        if !moves[0].is_capture() || ply >= MAX_PLY {
+            self.leaf_ply_sum += ply as u64;
+            self.leaf_count += 1;
+            return evaluate(pos, self.style.eval);
+        }
+        let mut best = -INFINITY;
+        for &mv in moves.iter() {
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn is_killer(&self, mv: Move, ply: usize) -> bool {
+        self.killers[ply].contains(&mv)
+    }
+
+    fn reward(&mut self, mv: Move, ply: usize, depth: i32) {
+        if !self.style.ordering {
+            return;
+        }
+        if self.killers[ply][0] != mv {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = mv;
+        }
+        let h = &mut self.history[mv.from().number() as usize][mv.to().number() as usize];
+        *h += depth * depth;
+        if *h > 1 << 20 {
+            for row in self.history.iter_mut() {
+                for v in row.iter_mut() {
+                    *v /= 2;
+                }
+            }
+        }
+    }
+
+    /// Scores each move for ordering: table move, killers, history.
+    fn order_moves(
+        &self,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<(i32, usize)> {
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let score = if Some(mv) == tt_move {
+                    1 << 30
+                } else if !self.style.ordering {
+                    0
+                } else if mv.is_capture() {
+                    1 << 24
+                } else if self.killers[ply][0] == mv {
+                    1 << 22
+                } else if self.killers[ply][1] == mv {
+                    (1 << 22) - 1
+                } else {
+                    self.history[mv.from().number() as usize][mv.to().number() as usize]
+                };
+                (score, i)
+            })
+            .collect()
+    }
+
+    /// Selection sort step: the best remaining move, and its index in the move list.
+    fn pick(&self, order: &mut [(i32, usize)], n: usize, moves: &MoveList) -> (Move, usize) {
+        let mut best = n;
+        for j in n + 1..order.len() {
+            if order[j].0 > order[best].0 {
+                best = j;
+            }
+        }
+        order.swap(n, best);
+        let index = order[n].1;
+        (moves[index], index)
+    }
+}
