@@ -181,6 +181,15 @@ pub(crate) fn count_men_only<const WHITE: bool>(pos: &Position, sources: Bitboar
     let enemy_men = pos.men(us.opponent());
     let empty = pos.empty();
     let crown = us.crown_row();
+    // Usual case first: when no landing square allows a second jump, every capture takes
+    // one piece, and there is one per (man, direction) pair.
+    let [d1, d2] = forward::<WHITE>();
+    let land1 = step(step(sources, d1) & enemy_men, d1) & empty;
+    let land2 = step(step(sources, d2) & enemy_men, d2) & empty;
+    let jumpers = |d: i32| step(enemy_men & step(empty, -d), -d);
+    if (land1 | land2) & !crown & (jumpers(d1) | jumpers(d2)) == 0 {
+        return (land1.count_ones() + land2.count_ones()) as u64;
+    }
     let (mut best, mut count) = (0, 0);
     for from in bits(sources) {
         let (n, c) = longest_man_captures::<WHITE>(1 << from, enemy_men, empty, crown);
