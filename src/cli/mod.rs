@@ -1,5 +1,6 @@
 //! The command-line tools: argument parsing and one module per subcommand.
 
+pub mod matchcmd;
 pub mod moves;
 pub mod perft;
 
@@ -24,6 +25,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of a position, one per line, sorted by their squares.
     Moves(moves::MovesArgs),
+    /// Play an engine-vs-engine match between two Hub engines.
+    Match(Box<matchcmd::MatchArgs>),
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.
