@@ -312,12 +312,7 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
 
 fn print_summary(cfg: &MatchConfig, report: &MatchReport) {
     let [a, b] = &cfg.engines;
-    eprintln!(
-        "{} vs {}: {} games",
-        a.name,
-        b.name,
-        report.score.games()
-    );
+    eprintln!("{} vs {}: {} games", a.name, b.name, report.score.games());
     eprintln!("{}", report.line(cfg.sprt.as_ref()));
     eprintln!("Pentanomial (0, 0.5, 1, 1.5, 2): {:?}", report.penta.counts);
     match report.status {
@@ -364,7 +359,10 @@ mod tests {
                 options: vec![("threads".into(), "2".into())],
             })
         );
-        assert_eq!(parse_engine(&words_engine("cmd=x"), 1).map(|s| s.name), Ok("EngineB".into()));
+        assert_eq!(
+            parse_engine(&words_engine("cmd=x"), 1).map(|s| s.name),
+            Ok("EngineB".into())
+        );
         assert!(parse_engine(&words_engine("name=Foo"), 0).is_err());
         assert!(parse_engine(&words_engine("cmd=x|bogus=1"), 0).is_err());
         assert!(parse_engine(&words_engine("cmd=x|option.=1"), 0).is_err());

@@ -366,9 +366,9 @@ impl GameState {
         score: Option<f64>,
     ) -> Option<Ending> {
         let (threshold, count) = s.adjudication.score?;
-        let winner = score.filter(|v| v.abs() >= threshold).map(|v| {
-            if v > 0.0 { mover } else { mover.opponent() }
-        });
+        let winner = score
+            .filter(|v| v.abs() >= threshold)
+            .map(|v| if v > 0.0 { mover } else { mover.opponent() });
         self.score_run = match (winner, self.score_run) {
             (Some(w), (n, Some(prev))) if w == prev => (n + 1, Some(w)),
             (Some(w), _) => (1, Some(w)),
@@ -405,7 +405,13 @@ pub fn play_game(s: &GameSettings, slots: &mut [Slot; 2], job: Job) -> GameRecor
 }
 
 /// Builds the record: outcome for engine A, PDN tags and moves.
-fn finish(s: &GameSettings, job: Job, g: GameState, ending: Ending, names: [&str; 2]) -> GameRecord {
+fn finish(
+    s: &GameSettings,
+    job: Job,
+    g: GameState,
+    ending: Ending,
+    names: [&str; 2],
+) -> GameRecord {
     let (result, termination, white_outcome) = match ending {
         Ending::Win(Color::White, t) => ("1-0", t, GameOutcome::Win),
         Ending::Win(Color::Black, t) => ("0-1", t, GameOutcome::Loss),
@@ -478,7 +484,10 @@ mod tests {
     #[test]
     fn no_legal_move_loses() {
         let pos = Position::parse("W:W10:B6").map(|p| p.play_text("10x3"));
-        let g = GameState::new(pos.unwrap_or_else(|_| Position::start()), &Limits::default());
+        let g = GameState::new(
+            pos.unwrap_or_else(|_| Position::start()),
+            &Limits::default(),
+        );
         let end = g.rules_ending(&Adjudication::default());
         assert_eq!(
             end,
@@ -501,7 +510,9 @@ mod tests {
             Position::parse("W:WK29:BK4").unwrap_or_else(|_| Position::start()),
             &Limits::default(),
         );
-        for text in ["29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4"] {
+        for text in [
+            "29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4",
+        ] {
             let mv = parse_move(&g.pos, text);
             assert!(mv.is_ok(), "{text}");
             if let Ok(mv) = mv {
@@ -519,7 +530,11 @@ mod tests {
         s.adjudication.score = Some((5.0, 2));
         let mut g = GameState::new(Position::start(), &s.limits);
         // White says +6 (White wins), Black says -6 (White wins), four plies.
-        let seq = [(Color::White, 6.0), (Color::Black, -6.0), (Color::White, 7.0)];
+        let seq = [
+            (Color::White, 6.0),
+            (Color::Black, -6.0),
+            (Color::White, 7.0),
+        ];
         for (c, v) in seq {
             assert_eq!(g.score_adjudication(&s, c, Some(v)), None);
         }

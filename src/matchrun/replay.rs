@@ -27,16 +27,17 @@ pub struct Replay {
 impl Replay {
     /// The position after the last move.
     pub fn final_position(&self) -> Position {
-        self.positions.last().copied().unwrap_or_else(Position::start)
+        self.positions
+            .last()
+            .copied()
+            .unwrap_or_else(Position::start)
     }
 
     /// The loser when the game ended by the rules: the side to move in the final
     /// position has no legal move (Art. 9.1). `None` when the game could go on.
     pub fn loser_by_rules(&self) -> Option<Color> {
         let last = self.final_position();
-        legal_moves(&last)
-            .is_empty()
-            .then(|| last.side_to_move())
+        legal_moves(&last).is_empty().then(|| last.side_to_move())
     }
 }
 
@@ -126,7 +127,10 @@ mod tests {
     use crate::matchrun::pdn::parse_pdn;
 
     fn game(text: &str) -> PdnGame {
-        parse_pdn(text).ok().and_then(|g| g.into_iter().next()).unwrap_or_default()
+        parse_pdn(text)
+            .ok()
+            .and_then(|g| g.into_iter().next())
+            .unwrap_or_default()
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl MatchConfig {
                 .get(pair % n)
                 .copied()
                 .unwrap_or_else(Position::start),
-            a_is_white: index % 2 == 0,
+            a_is_white: index.is_multiple_of(2),
         }
     }
 }
@@ -73,7 +73,10 @@ impl MatchReport {
     /// Adds a finished game.
     pub fn add(&mut self, rec: &GameRecord, sprt: Option<&Sprt>) {
         self.score.record(rec.outcome);
-        *self.terminations.entry(rec.termination.clone()).or_insert(0) += 1;
+        *self
+            .terminations
+            .entry(rec.termination.clone())
+            .or_insert(0) += 1;
         let pair = rec.job.index / 2;
         match self.first_of_pair.remove(&pair) {
             Some(first) => self.penta.record_pair(first, rec.outcome),
@@ -95,7 +98,11 @@ impl MatchReport {
     /// One line: `W-D-L 3-2-1, 66.7 %, Elo: ... +/- ..., LOS: ... %[, LLR ...]`.
     pub fn line(&self, sprt: Option<&Sprt>) -> String {
         let s = &self.score;
-        let pct = if s.games() > 0 { s.score() * 100.0 } else { 0.0 };
+        let pct = if s.games() > 0 {
+            s.score() * 100.0
+        } else {
+            0.0
+        };
         let test = sprt.zip(self.llr);
         format!(
             "W-D-L {}-{}-{}, {:.1} %, {}",
@@ -188,7 +195,10 @@ pub struct SprtSummary {
 
 /// Runs the match; `on_game` sees every finished game (in finishing order) with the
 /// totals so far. Returns the final totals.
-pub fn run_match(cfg: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, &MatchReport)) -> MatchReport {
+pub fn run_match(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameRecord, &MatchReport),
+) -> MatchReport {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded();
@@ -361,14 +371,32 @@ mod tests {
 
     #[test]
     fn jobs_pair_openings_with_reversed_colours() {
-        let cfg_openings = default_openings(1);
-        let job = |i: usize| {
-            let pair = i / 2;
-            (pair % cfg_openings.len(), i % 2 == 0)
+        use crate::matchrun::game::{Adjudication, Limits};
+        let spec = EngineSpec {
+            name: "x".into(),
+            command: vec!["x".into()],
+            options: vec![],
         };
-        assert_eq!(job(0), (0, true));
-        assert_eq!(job(1), (0, false));
-        assert_eq!(job(14), (0, true));
+        let cfg = MatchConfig {
+            engines: [spec.clone(), spec],
+            openings: default_openings(1),
+            games: 20,
+            concurrency: 1,
+            settings: GameSettings {
+                limits: Limits::default(),
+                margin: std::time::Duration::ZERO,
+                adjudication: Adjudication::default(),
+                event: String::new(),
+                date: String::new(),
+            },
+            sprt: None,
+        };
+        let (j0, j1, j14) = (cfg.job(0), cfg.job(1), cfg.job(14));
+        assert!(j0.a_is_white && !j1.a_is_white && j14.a_is_white);
+        assert_eq!(j0.opening, j1.opening);
+        assert_eq!(j0.opening, j14.opening);
+        assert_ne!(j0.opening, cfg.job(2).opening);
+        assert_eq!((j0.round, j14.round), (1, 2));
     }
 
     #[test]
