@@ -72,7 +72,8 @@ pub struct MatchArgs {
     /// Print the final summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
-    /// Sequential test: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05]; stops when decided.
+    /// Sequential test on game pairs: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05]; stops
+    /// when decided (never before 10 complete pairs).
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
     /// Draw when the same position, same side to move, occurs N times (0 = off).

@@ -18,6 +18,10 @@ use super::pdn::parse_pdn;
 use super::replay::replay_game;
 use super::stats::{Pentanomial, Score, Sprt, SprtStatus, format_summary};
 
+/// The SPRT decides nothing before this many complete game pairs: with very few
+/// samples the regularized variance is tiny and the LLR jumps past a bound.
+pub const MIN_SPRT_PAIRS: u64 = 10;
+
 /// A match to run.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -85,13 +89,13 @@ impl MatchReport {
             }
         }
         if let Some(test) = sprt {
-            let llr = if self.penta.pairs() > 0 {
-                test.llr_pentanomial(&self.penta)
-            } else {
-                test.llr_trinomial(&self.score)
-            };
+            let llr = test.llr_pentanomial(&self.penta);
             self.llr = Some(llr);
-            self.status = Some(test.status(llr));
+            self.status = Some(if self.penta.pairs() < MIN_SPRT_PAIRS {
+                SprtStatus::Continue
+            } else {
+                test.status(llr)
+            });
         }
     }
 
@@ -135,7 +139,7 @@ impl MatchReport {
                 llr,
                 lower: t.lower_bound(),
                 upper: t.upper_bound(),
-                result: match t.status(llr) {
+                result: match self.status.unwrap_or(SprtStatus::Continue) {
                     SprtStatus::Continue => "continue",
                     SprtStatus::AcceptH0 => "H0",
                     SprtStatus::AcceptH1 => "H1",
@@ -397,6 +401,34 @@ mod tests {
         assert_eq!(j0.opening, j14.opening);
         assert_ne!(j0.opening, cfg.job(2).opening);
         assert_eq!((j0.round, j14.round), (1, 2));
+    }
+
+    #[test]
+    fn sprt_waits_for_enough_pairs() {
+        use crate::matchrun::stats::GameOutcome;
+        let test = Sprt::new(0.0, 10.0, 0.05, 0.05).ok();
+        let mut report = MatchReport::default();
+        for index in 0..(2 * MIN_SPRT_PAIRS as usize) {
+            let rec = GameRecord {
+                job: Job {
+                    index,
+                    round: 1,
+                    opening: Position::start(),
+                    a_is_white: index.is_multiple_of(2),
+                },
+                outcome: GameOutcome::Win,
+                termination: "t".into(),
+                pdn: Default::default(),
+            };
+            assert_eq!(
+                report.status.or(Some(SprtStatus::Continue)),
+                Some(SprtStatus::Continue)
+            );
+            report.add(&rec, test.as_ref());
+        }
+        assert_eq!(report.penta.counts, [0, 0, 0, 0, MIN_SPRT_PAIRS]);
+        assert_eq!(report.status, Some(SprtStatus::AcceptH1));
+        assert_eq!(report.terminations.get("t"), Some(&(2 * MIN_SPRT_PAIRS)));
     }
 
     #[test]
