@@ -21,13 +21,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(Command::Match(args)) = &cli.command {
+        return damiera::cli::matchcmd::main(args);
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {
         Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
         Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
         Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
-        None => Ok(()),
+        Some(Command::Match(_)) | None => Ok(()),
     };
     let _ = out.flush();
     match result {

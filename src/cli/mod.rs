@@ -1,6 +1,7 @@
 //! The command-line tools: argument parsing and one module per subcommand.
 
 pub mod bench;
+pub mod matchcmd;
 pub mod moves;
 pub mod perft;
 
@@ -27,6 +28,8 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Search fixed positions to a fixed depth; prints the node signature and speed.
     Bench(bench::BenchArgs),
+    /// Play an engine-vs-engine match between two Hub engines.
+    Match(Box<matchcmd::MatchArgs>),
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.

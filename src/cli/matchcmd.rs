@@ -1,0 +1,382 @@
+//! `damiera match`: plays an engine-vs-engine match between two Hub engines.
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{ArgAction, Args};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::matchrun::engine_proc::{EngineProc, EngineSpec, split_command};
+use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT, Limits};
+use crate::matchrun::runner::{
+    MatchConfig, MatchReport, default_openings, parse_openings, run_match, shuffle, today,
+};
+use crate::matchrun::stats::{Sprt, SprtStatus};
+
+const AFTER_HELP: &str = "\
+Results are from the first engine's point of view. PDN results are written as 1-0,
+0-1 and 1/2-1/2 (not the Italian 2-0, 1-1, 0-2) for compatibility with other tools;
+GameType is 22 (Italian draughts, PDN 3.0 game type table).
+
+Draw rules: the FID rules summary names threefold repetition of a position
+(--draw-repetition 3). No move-count draw rule was found in the FID texts
+consulted, so --draw-moves defaults to 40 moves per side without a capture or a
+man move, a runner convention; 0 disables it.
+
+An engine that sends an illegal move, crashes, answers late or prints a malformed
+line loses the game (PDN Termination tag says why) and is restarted.";
+
+/// Arguments of `match`.
+#[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct MatchArgs {
+    /// An engine, as one argument: "cmd=<command> [name=<name>] [option.<param>=<value>]...",
+    /// split on blanks with '...' or "..." grouping, e.g.
+    /// --engine "cmd='python3 e.py --fast' name=A option.threads=2". Give exactly two.
+    #[arg(long, action = ArgAction::Append, value_name = "SPEC")]
+    pub engine: Vec<String>,
+    /// Start positions: one FEN (or Hub string) a line, or a .pdn file whose games
+    /// (FEN tag plus moves) give them. Default: every distinct position after 3 plies.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Total number of games (each opening is played twice, colours reversed).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// Passes over the opening set (default 1 when --games is not given).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: Option<u64>,
+    /// Games played at the same time, each with its own pair of engine processes.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: u64,
+    /// Game clock: base+increment in seconds, e.g. 10+0.1 (default when no other limit).
+    #[arg(long, value_parser = parse_tc)]
+    pub tc: Option<(f64, f64)>,
+    /// Fixed seconds per move.
+    #[arg(long, value_parser = parse_seconds)]
+    pub movetime: Option<f64>,
+    /// Depth limit (plies) sent to the engines.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Node limit sent to the engines.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Extra milliseconds an engine may use beyond its clock before it forfeits.
+    #[arg(long, default_value_t = 100)]
+    pub margin_ms: u64,
+    /// Write the games to this PDN file (as they finish).
+    #[arg(long)]
+    pub pdn: Option<PathBuf>,
+    /// Print the final summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Sequential test on game pairs: elo0=<e> elo1=<e> [alpha=0.05] [beta=0.05]; stops
+    /// when decided (never before 10 complete pairs).
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Draw when the same position, same side to move, occurs N times (0 = off).
+    #[arg(long, default_value_t = 3)]
+    pub draw_repetition: u32,
+    /// Draw after N moves per side without a capture or a man move (0 = off).
+    #[arg(long, default_value_t = 40)]
+    pub draw_moves: u32,
+    /// Draw after N moves per side in all (0 = off).
+    #[arg(long, default_value_t = 300)]
+    pub max_moves: u32,
+    /// Score (men) at or beyond which both engines' reports decide the game.
+    #[arg(long, requires = "adjudicate_count")]
+    pub adjudicate_score: Option<f64>,
+    /// Consecutive moves of each engine needed for score adjudication.
+    #[arg(long, requires = "adjudicate_score")]
+    pub adjudicate_count: Option<u32>,
+    /// Shuffle the openings with this seed (default: file order).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// No progress line.
+    #[arg(long)]
+    pub quiet: bool,
+    /// PDN Event tag.
+    #[arg(long, default_value = "Damiera match")]
+    pub event: String,
+}
+
+/// Parses `base+inc` (seconds) or `base`.
+pub fn parse_tc(text: &str) -> Result<(f64, f64), String> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let base = parse_seconds(base)?;
+    let inc = parse_seconds(inc)?;
+    if base <= 0.0 {
+        return Err(format!("bad time control {text:?}: base time must be > 0"));
+    }
+    Ok((base, inc))
+}
+
+/// Parses non-negative finite seconds.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("bad seconds {text:?}: expected a number >= 0")),
+    }
+}
+
+/// Parses one `--engine` value into a spec; `index` names it by default.
+pub fn parse_engine(text: &str, index: usize) -> Result<EngineSpec, String> {
+    let words = split_command(text).map_err(|e| format!("--engine: {e}"))?;
+    let mut spec = EngineSpec {
+        name: format!("Engine{}", ["A", "B"].get(index).unwrap_or(&"X")),
+        command: Vec::new(),
+        options: Vec::new(),
+    };
+    for word in &words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(format!("--engine: expected KEY=VALUE, got {word:?}"));
+        };
+        match key {
+            "cmd" => spec.command = split_command(value).map_err(|e| format!("--engine: {e}"))?,
+            "name" if !value.is_empty() => spec.name = value.to_string(),
+            _ => match key.strip_prefix("option.") {
+                Some(param) if !param.is_empty() => {
+                    spec.options.push((param.to_string(), value.to_string()))
+                }
+                _ => return Err(format!("--engine: unknown key {key:?}")),
+            },
+        }
+    }
+    if spec.command.is_empty() {
+        return Err("--engine: missing cmd=<command line>".into());
+    }
+    Ok(spec)
+}
+
+/// Parses `--sprt` words into a test.
+pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt: expected KEY=VALUE, got {word:?}"))?;
+        let v: f64 = value
+            .parse()
+            .map_err(|_| format!("--sprt: bad number {value:?} for {key}"))?;
+        match key {
+            "elo0" => elo0 = Some(v),
+            "elo1" => elo1 = Some(v),
+            "alpha" => alpha = v,
+            "beta" => beta = v,
+            _ => return Err(format!("--sprt: unknown key {key:?}")),
+        }
+    }
+    let (Some(e0), Some(e1)) = (elo0, elo1) else {
+        return Err("--sprt: elo0 and elo1 are required".into());
+    };
+    Sprt::new(e0, e1, alpha, beta).map_err(|e| format!("--sprt: {e}"))
+}
+
+/// Builds the match configuration; `Err` is a usage error (exit status 2).
+pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
+    if args.engine.len() != 2 {
+        return Err(format!(
+            "match needs exactly two --engine, got {}",
+            args.engine.len()
+        ));
+    }
+    let a = parse_engine(&args.engine[0], 0)?;
+    let mut b = parse_engine(&args.engine[1], 1)?;
+    if a.name == b.name {
+        b.name.push_str("-2");
+    }
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let mut openings = load_openings(args)?;
+    if let Some(seed) = args.seed {
+        shuffle(&mut openings, seed);
+    }
+    let per_round = 2 * openings.len() as u64;
+    let games = match (args.games, args.rounds) {
+        (Some(g), Some(r)) => g.min(r * per_round),
+        (Some(g), None) => g,
+        (None, r) => r.unwrap_or(1) * per_round,
+    };
+    Ok(MatchConfig {
+        engines: [a, b],
+        openings,
+        games: games as usize,
+        concurrency: args.concurrency as usize,
+        settings: settings(args),
+        sprt,
+    })
+}
+
+fn load_openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String> {
+    let Some(path) = &args.openings else {
+        return Ok(default_openings(3));
+    };
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--openings {name}: {e}"))?;
+    parse_openings(&name, &text).map_err(|e| format!("--openings {name}: {e}"))
+}
+
+fn settings(args: &MatchArgs) -> GameSettings {
+    let mut limits = Limits {
+        tc: args.tc,
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+    };
+    if limits == Limits::default() {
+        limits.tc = Some((10.0, 0.1));
+    }
+    GameSettings {
+        limits,
+        margin: Duration::from_millis(args.margin_ms),
+        adjudication: Adjudication {
+            repetition: args.draw_repetition,
+            draw_moves: args.draw_moves,
+            max_moves: args.max_moves,
+            score: args.adjudicate_score.zip(args.adjudicate_count),
+        },
+        event: args.event.clone(),
+        date: today(),
+    }
+}
+
+/// Starts and quits each engine once, so a wrong command fails fast.
+fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
+    for spec in &cfg.engines {
+        match EngineProc::start(spec, HANDSHAKE_TIMEOUT) {
+            Ok(p) => p.quit(),
+            Err(e) => return Err(format!("engine {}: {e}", spec.name)),
+        }
+    }
+    Ok(())
+}
+
+fn progress_bar(args: &MatchArgs, total: usize) -> ProgressBar {
+    if args.quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total as u64);
+    if let Ok(style) = ProgressStyle::with_template("{pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Runs `damiera match`; prints errors as one line. Exit status: 0 done, 1 runtime
+/// error (an engine that cannot start, an unwritable PDN file), 2 usage error.
+pub fn main(args: &MatchArgs) -> ExitCode {
+    let cfg = match build_config(args) {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(args, &cfg) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
+    check_engines(cfg)?;
+    let mut pdn = match &args.pdn {
+        Some(p) => Some(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => None,
+    };
+    let bar = progress_bar(args, cfg.games);
+    let mut write_error = None;
+    let report = run_match(cfg, &mut |rec: &GameRecord, rep: &MatchReport| {
+        if let Some(file) = pdn.as_mut()
+            && let Err(e) = writeln!(file, "{}", rec.pdn)
+        {
+            write_error.get_or_insert_with(|| e.to_string());
+        }
+        bar.inc(1);
+        bar.set_message(rep.line(cfg.sprt.as_ref()));
+    });
+    bar.finish_and_clear();
+    print_summary(cfg, &report);
+    if args.json {
+        let json = serde_json::to_string(&report.summary(cfg)).map_err(|e| e.to_string())?;
+        println!("{json}");
+    }
+    match write_error {
+        Some(e) => Err(format!("writing PDN: {e}")),
+        None => Ok(()),
+    }
+}
+
+fn print_summary(cfg: &MatchConfig, report: &MatchReport) {
+    let [a, b] = &cfg.engines;
+    eprintln!("{} vs {}: {} games", a.name, b.name, report.score.games());
+    eprintln!("{}", report.line(cfg.sprt.as_ref()));
+    eprintln!("Pentanomial (0, 0.5, 1, 1.5, 2): {:?}", report.penta.counts);
+    match report.status {
+        Some(SprtStatus::AcceptH0) => eprintln!("SPRT: H0 accepted"),
+        Some(SprtStatus::AcceptH1) => eprintln!("SPRT: H1 accepted"),
+        Some(SprtStatus::Continue) => eprintln!("SPRT: undecided"),
+        None => {}
+    }
+    for (reason, n) in &report.terminations {
+        eprintln!("  {n:>5}  {reason}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split('|').map(str::to_string).collect()
+    }
+
+    fn words_engine(text: &str) -> String {
+        text.replace('|', " ")
+    }
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(parse_tc("10+0.1"), Ok((10.0, 0.1)));
+        assert_eq!(parse_tc("5"), Ok((5.0, 0.0)));
+        assert!(parse_tc("abc").is_err());
+        assert!(parse_tc("0+1").is_err());
+        assert!(parse_tc("-1+0").is_err());
+        assert!(parse_tc("10+x").is_err());
+    }
+
+    #[test]
+    fn engine_specs() {
+        let spec = parse_engine("cmd='python3 \"a b.py\" -x' name=Foo option.threads=2", 0);
+        assert_eq!(
+            spec,
+            Ok(EngineSpec {
+                name: "Foo".into(),
+                command: vec!["python3".into(), "a b.py".into(), "-x".into()],
+                options: vec![("threads".into(), "2".into())],
+            })
+        );
+        assert_eq!(
+            parse_engine(&words_engine("cmd=x"), 1).map(|s| s.name),
+            Ok("EngineB".into())
+        );
+        assert!(parse_engine(&words_engine("name=Foo"), 0).is_err());
+        assert!(parse_engine(&words_engine("cmd=x|bogus=1"), 0).is_err());
+        assert!(parse_engine(&words_engine("cmd=x|option.=1"), 0).is_err());
+        assert!(parse_engine(&words_engine("cmd=x|plain"), 0).is_err());
+    }
+
+    #[test]
+    fn sprt_words() {
+        let t = parse_sprt(&words("elo0=0|elo1=5"));
+        assert_eq!(t.map(|t| (t.elo1, t.alpha)), Ok((5.0, 0.05)));
+        assert!(parse_sprt(&words("elo0=5|elo1=0")).is_err());
+        assert!(parse_sprt(&words("elo0=0")).is_err());
+        assert!(parse_sprt(&words("elo0=0|elo1=5|gamma=1")).is_err());
+        assert!(parse_sprt(&words("elo0=0|elo1=x")).is_err());
+    }
+}

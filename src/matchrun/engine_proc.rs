@@ -1,0 +1,342 @@
+//! One Hub engine process, driven by the match runner.
+//!
+//! The engine's stdout is read by a thread that forwards each line over a channel,
+//! so every wait has a deadline: an engine that hangs is detected and killed.
+//! stderr is discarded. Dropping an [`EngineProc`] kills the process.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+
+use crate::board::Position;
+use crate::hub::parser::{GoMode, Level, PositionSpec};
+use crate::hub::{Command, Response, parse_response};
+
+/// How to start one engine and what to tell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Name used in PDN tags, messages and the summary.
+    pub name: String,
+    /// Program and arguments.
+    pub command: Vec<String>,
+    /// `set-param` name/value pairs sent during the handshake.
+    pub options: Vec<(String, String)>,
+}
+
+/// Why talking to an engine failed. Each ends the engine's game as a loss.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineFailure {
+    /// The process could not be started.
+    Spawn(String),
+    /// The process closed its output (exited or crashed).
+    Crash(String),
+    /// No answer before the deadline.
+    Timeout,
+    /// A malformed line, an `error` answer, or a `done` without a move.
+    Protocol(String),
+}
+
+impl std::fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFailure::Spawn(m) => write!(f, "cannot start: {m}"),
+            EngineFailure::Crash(m) => write!(f, "crash ({m})"),
+            EngineFailure::Timeout => f.write_str("time forfeit"),
+            EngineFailure::Protocol(m) => write!(f, "protocol error: {m}"),
+        }
+    }
+}
+
+/// The answer to one `go think`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    /// The move, as the engine wrote it; `None` for a plain `done`.
+    pub mv: Option<String>,
+    /// Last reported score (men, side to move's view).
+    pub score: Option<f64>,
+    /// Last reported depth.
+    pub depth: Option<u32>,
+    /// Time from `go` to `done`.
+    pub elapsed: Duration,
+}
+
+/// A running engine.
+pub struct EngineProc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+/// Reads lines (lossy UTF-8) until end of output, forwarding them.
+fn spawn_reader(stdout: ChildStdout) -> Receiver<String> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match reader.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+impl EngineProc {
+    /// Starts the engine and runs the handshake: `hub` → `wait`, one `set-param` per
+    /// option, `init` → `ready`, each answer within `timeout`.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineProc, EngineFailure> {
+        let (program, args) = spec
+            .command
+            .split_first()
+            .ok_or_else(|| EngineFailure::Spawn("empty command".into()))?;
+        let mut child = Process::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| EngineFailure::Spawn(format!("{program}: {e}")))?;
+        let stdout = child.stdout.take();
+        let stdin = child.stdin.take();
+        let lines = match stdout {
+            Some(out) => spawn_reader(out),
+            None => return Err(EngineFailure::Spawn("no stdout pipe".into())),
+        };
+        let mut engine = EngineProc {
+            child,
+            stdin,
+            lines,
+        };
+        engine.handshake(spec, timeout)?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), EngineFailure> {
+        self.send(&Command::Hub)?;
+        self.wait_for(Instant::now() + timeout, |r| matches!(r, Response::Wait))?;
+        for (name, value) in &spec.options {
+            self.send(&Command::SetParam {
+                name: name.clone(),
+                value: value.clone(),
+            })?;
+        }
+        self.send(&Command::Init)?;
+        self.wait_for(Instant::now() + timeout, |r| matches!(r, Response::Ready))?;
+        Ok(())
+    }
+
+    /// Sends one command line.
+    pub fn send(&mut self, cmd: &Command) -> Result<(), EngineFailure> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| EngineFailure::Crash("input closed".into()))?;
+        writeln!(stdin, "{cmd}")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| self.crash_reason(&e.to_string()))
+    }
+
+    /// The next parsed answer before `deadline`; unknown lines are skipped.
+    fn next_response(&mut self, deadline: Instant) -> Result<Response, EngineFailure> {
+        loop {
+            let line = match self.lines.recv_deadline(deadline) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => return Err(EngineFailure::Timeout),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.crash_reason("end of output"));
+                }
+            };
+            match parse_response(&line) {
+                Ok(Some(Response::Error { message })) => {
+                    return Err(EngineFailure::Protocol(format!("engine error: {message}")));
+                }
+                Ok(Some(r)) => return Ok(r),
+                Ok(None) => continue,
+                Err(e) => return Err(EngineFailure::Protocol(format!("{e}: {}", clip(&line)))),
+            }
+        }
+    }
+
+    /// Reads answers until one satisfies `want`.
+    fn wait_for(
+        &mut self,
+        deadline: Instant,
+        want: impl Fn(&Response) -> bool,
+    ) -> Result<Response, EngineFailure> {
+        loop {
+            let r = self.next_response(deadline)?;
+            if want(&r) {
+                return Ok(r);
+            }
+        }
+    }
+
+    /// Describes a crash, with the exit status when the process has already ended.
+    fn crash_reason(&mut self, what: &str) -> EngineFailure {
+        std::thread::sleep(Duration::from_millis(20));
+        match self.child.try_wait() {
+            Ok(Some(status)) => EngineFailure::Crash(format!("{what}, {status}")),
+            _ => EngineFailure::Crash(what.to_string()),
+        }
+    }
+
+    /// Sends `new-game`.
+    pub fn new_game(&mut self) -> Result<(), EngineFailure> {
+        self.send(&Command::NewGame)
+    }
+
+    /// Sets the position (`start` plus `moves`, Hub form), the level and `go think`, then
+    /// waits up to `limit` for `done`, keeping the last `info` score and depth.
+    pub fn think(
+        &mut self,
+        start: &Position,
+        moves: &[String],
+        level: Level,
+        limit: Duration,
+    ) -> Result<Thought, EngineFailure> {
+        self.send(&Command::Pos {
+            position: PositionSpec::Hub(start.to_hub()),
+            moves: moves.to_vec(),
+        })?;
+        self.send(&Command::Level(level))?;
+        self.send(&Command::Go(GoMode::Think))?;
+        let started = Instant::now();
+        let deadline = started + limit;
+        let (mut score, mut depth) = (None, None);
+        loop {
+            match self.next_response(deadline)? {
+                Response::Info(info) => {
+                    score = info.score.or(score);
+                    depth = info.depth.or(depth);
+                }
+                Response::Done(done) => {
+                    return Ok(Thought {
+                        mv: done.mv,
+                        score,
+                        depth,
+                        elapsed: started.elapsed(),
+                    });
+                }
+                _ => continue,
+            }
+        }
+    }
+
+    /// Sends `quit`, closes stdin and gives the process a moment to exit before the
+    /// drop kills it.
+    pub fn quit(mut self) {
+        let _ = self.send(&Command::Quit);
+        self.stdin = None;
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for EngineProc {
+    fn drop(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// At most 60 characters of an engine line, for messages.
+fn clip(line: &str) -> String {
+    let mut out: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Splits a command line on whitespace; single or double quotes group words
+/// (no escapes). `Err` for an unterminated quote or an empty command.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unterminated quote in command {text:?}"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty engine command".into());
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_plain_and_quoted() {
+        assert_eq!(
+            split_command("python3  'my engine.py' \"a b\"c x"),
+            Ok(vec![
+                "python3".to_string(),
+                "my engine.py".into(),
+                "a bc".into(),
+                "x".into()
+            ])
+        );
+        assert_eq!(split_command("''"), Ok(vec![String::new()]));
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn clip_long_lines() {
+        assert_eq!(clip("abc"), "abc");
+        assert_eq!(clip(&"x".repeat(70)).len(), 63);
+    }
+
+    #[test]
+    fn missing_program_is_a_spawn_failure() {
+        let spec = EngineSpec {
+            name: "none".into(),
+            command: vec!["/nonexistent/damiera-engine".into()],
+            options: vec![],
+        };
+        let r = EngineProc::start(&spec, Duration::from_secs(1));
+        assert!(matches!(r, Err(EngineFailure::Spawn(_))));
+    }
+}

@@ -1,0 +1,453 @@
+//! A whole match: openings, game scheduling over worker threads, statistics.
+//!
+//! Game `i` uses opening `i / 2` (cycling through the list) and gives White to engine
+//! A when `i` is even, so each opening is played twice with colours reversed. Each
+//! worker thread owns its own pair of engine processes.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use serde::Serialize;
+
+use crate::board::Position;
+use crate::movegen::legal_moves;
+
+use super::engine_proc::EngineSpec;
+use super::game::{GameRecord, GameSettings, Job, Slot, play_game};
+use super::pdn::parse_pdn;
+use super::replay::replay_game;
+use super::stats::{Pentanomial, Score, Sprt, SprtStatus, format_summary};
+
+/// The SPRT decides nothing before this many complete game pairs: with very few
+/// samples the regularized variance is tiny and the LLR jumps past a bound.
+pub const MIN_SPRT_PAIRS: u64 = 10;
+
+/// A match to run.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Engine A and engine B.
+    pub engines: [EngineSpec; 2],
+    /// Start positions, in playing order.
+    pub openings: Vec<Position>,
+    /// Number of games to play (fewer if the SPRT stops the match).
+    pub games: usize,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Per-game settings.
+    pub settings: GameSettings,
+    /// Optional sequential test; the match stops when it accepts a hypothesis.
+    pub sprt: Option<Sprt>,
+}
+
+impl MatchConfig {
+    /// The job for game `index` (0-based).
+    pub fn job(&self, index: usize) -> Job {
+        let pair = index / 2;
+        let n = self.openings.len().max(1);
+        Job {
+            index,
+            round: pair / n + 1,
+            opening: self
+                .openings
+                .get(pair % n)
+                .copied()
+                .unwrap_or_else(Position::start),
+            a_is_white: index.is_multiple_of(2),
+        }
+    }
+}
+
+/// Running totals, from engine A's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    /// Win/draw/loss counts.
+    pub score: Score,
+    /// Game-pair counts (complete pairs only).
+    pub penta: Pentanomial,
+    /// Current log-likelihood ratio, with an SPRT.
+    pub llr: Option<f64>,
+    /// SPRT decision, with an SPRT.
+    pub status: Option<SprtStatus>,
+    /// How many games ended for each reason.
+    pub terminations: BTreeMap<String, u64>,
+    first_of_pair: HashMap<usize, super::stats::GameOutcome>,
+}
+
+impl MatchReport {
+    /// Adds a finished game.
+    pub fn add(&mut self, rec: &GameRecord, sprt: Option<&Sprt>) {
+        self.score.record(rec.outcome);
+        *self
+            .terminations
+            .entry(rec.termination.clone())
+            .or_insert(0) += 1;
+        let pair = rec.job.index / 2;
+        match self.first_of_pair.remove(&pair) {
+            Some(first) => self.penta.record_pair(first, rec.outcome),
+            None => {
+                self.first_of_pair.insert(pair, rec.outcome);
+            }
+        }
+        if let Some(test) = sprt {
+            let llr = test.llr_pentanomial(&self.penta);
+            self.llr = Some(llr);
+            self.status = Some(if self.penta.pairs() < MIN_SPRT_PAIRS {
+                SprtStatus::Continue
+            } else {
+                test.status(llr)
+            });
+        }
+    }
+
+    /// One line: `W-D-L 3-2-1, 66.7 %, Elo: ... +/- ..., LOS: ... %[, LLR ...]`.
+    pub fn line(&self, sprt: Option<&Sprt>) -> String {
+        let s = &self.score;
+        let pct = if s.games() > 0 {
+            s.score() * 100.0
+        } else {
+            0.0
+        };
+        let test = sprt.zip(self.llr);
+        format!(
+            "W-D-L {}-{}-{}, {:.1} %, {}",
+            s.wins,
+            s.draws,
+            s.losses,
+            pct,
+            format_summary(s.estimate(), s.los(), test)
+        )
+    }
+
+    /// The JSON summary.
+    pub fn summary(&self, cfg: &MatchConfig) -> Summary {
+        let est = self.score.estimate();
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Summary {
+            engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+            games: self.score.games(),
+            wins: self.score.wins,
+            draws: self.score.draws,
+            losses: self.score.losses,
+            score: (self.score.games() > 0).then(|| self.score.score()),
+            elo: finite(est.elo),
+            elo_error: finite(est.error),
+            los: finite(self.score.los()),
+            pentanomial: self.penta.counts,
+            sprt: cfg.sprt.zip(self.llr).map(|(t, llr)| SprtSummary {
+                elo0: t.elo0,
+                elo1: t.elo1,
+                llr,
+                lower: t.lower_bound(),
+                upper: t.upper_bound(),
+                result: match self.status.unwrap_or(SprtStatus::Continue) {
+                    SprtStatus::Continue => "continue",
+                    SprtStatus::AcceptH0 => "H0",
+                    SprtStatus::AcceptH1 => "H1",
+                },
+            }),
+            terminations: self.terminations.clone(),
+        }
+    }
+}
+
+/// The final summary, as printed by `--json`. `null` Elo values are infinite or
+/// undefined (e.g. a 100 % score).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Engine A and engine B names.
+    pub engines: [String; 2],
+    /// Games played.
+    pub games: u64,
+    /// Engine A wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Engine A losses.
+    pub losses: u64,
+    /// Engine A's score fraction.
+    pub score: Option<f64>,
+    /// Elo difference A − B.
+    pub elo: Option<f64>,
+    /// 95 % error bar of `elo`.
+    pub elo_error: Option<f64>,
+    /// Likelihood of superiority of A, in [0, 1].
+    pub los: Option<f64>,
+    /// Pair counts for pair scores 0, 0.5, 1, 1.5, 2.
+    pub pentanomial: [u64; 5],
+    /// SPRT state, when a test was given.
+    pub sprt: Option<SprtSummary>,
+    /// Games per termination reason.
+    pub terminations: BTreeMap<String, u64>,
+}
+
+/// SPRT part of [`Summary`].
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtSummary {
+    /// H0 Elo.
+    pub elo0: f64,
+    /// H1 Elo.
+    pub elo1: f64,
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound (accept H0).
+    pub lower: f64,
+    /// Upper bound (accept H1).
+    pub upper: f64,
+    /// `continue`, `H0` or `H1`.
+    pub result: &'static str,
+}
+
+/// Runs the match; `on_game` sees every finished game (in finishing order) with the
+/// totals so far. Returns the final totals.
+pub fn run_match(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameRecord, &MatchReport),
+) -> MatchReport {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let mut report = MatchReport::default();
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || worker(cfg, next, stop, &tx));
+        }
+        drop(tx);
+        for rec in rx {
+            report.add(&rec, cfg.sprt.as_ref());
+            on_game(&rec, &report);
+            if matches!(
+                report.status,
+                Some(SprtStatus::AcceptH0 | SprtStatus::AcceptH1)
+            ) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    report
+}
+
+fn worker(
+    cfg: &MatchConfig,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: &crossbeam_channel::Sender<GameRecord>,
+) {
+    let mut slots = [
+        Slot::new(cfg.engines[0].clone()),
+        Slot::new(cfg.engines[1].clone()),
+    ];
+    while !stop.load(Ordering::SeqCst) {
+        let index = next.fetch_add(1, Ordering::SeqCst);
+        if index >= cfg.games {
+            break;
+        }
+        let rec = play_game(&cfg.settings, &mut slots, cfg.job(index));
+        if tx.send(rec).is_err() {
+            break;
+        }
+    }
+    for slot in &mut slots {
+        slot.shutdown();
+    }
+}
+
+/// All distinct positions (by Zobrist key) after `plies` plies from the initial
+/// position, in move-generation order: the built-in opening set.
+pub fn default_openings(plies: u32) -> Vec<Position> {
+    let mut layer = vec![Position::start()];
+    for _ in 0..plies {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for pos in &layer {
+            for mv in legal_moves(pos).iter() {
+                let child = pos.play(*mv);
+                if seen.insert(child.key()) {
+                    next.push(child);
+                }
+            }
+        }
+        layer = next;
+    }
+    layer
+}
+
+/// Reads openings: a PDN file (each game's `FEN` tag, or the initial position, then
+/// its moves) when the name ends in `.pdn` or the text starts with `[`, otherwise one
+/// position (PDN FEN or Hub string) a line, ignoring blank lines and `#` comments.
+pub fn parse_openings(name: &str, text: &str) -> Result<Vec<Position>, String> {
+    let is_pdn = name.to_ascii_lowercase().ends_with(".pdn") || text.trim_start().starts_with('[');
+    let openings = if is_pdn {
+        pdn_openings(text)?
+    } else {
+        fen_openings(text)?
+    };
+    if openings.is_empty() {
+        return Err(format!("{name}: no openings"));
+    }
+    Ok(openings)
+}
+
+fn pdn_openings(text: &str) -> Result<Vec<Position>, String> {
+    let games = parse_pdn(text).map_err(|e| e.to_string())?;
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            replay_game(g, i + 1)
+                .map(|r| r.final_position())
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn fen_openings(text: &str) -> Result<Vec<Position>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| Position::parse(l.trim()).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
+/// Shuffles `items` with a seeded xorshift generator (Fisher–Yates).
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in (1..items.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`, for the PDN `Date` tag.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_openings_are_distinct() {
+        assert_eq!(default_openings(1).len(), 7);
+        let three = default_openings(3);
+        let keys: HashSet<u64> = three.iter().map(Position::key).collect();
+        assert_eq!(keys.len(), three.len());
+        assert!(three.len() > 50, "{}", three.len());
+    }
+
+    #[test]
+    fn fen_and_pdn_openings() {
+        let fens = "# comment\nW:W21,22:B1,2\n\nWbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww\n";
+        assert_eq!(parse_openings("o.txt", fens).map(|v| v.len()), Ok(2));
+        assert!(parse_openings("o.txt", "junk").is_err());
+        let pdn = "[Event \"x\"]\n1. 22-19 11-15 *\n\n[Event \"y\"]\n1. 21-17 *\n";
+        let ops = parse_openings("o.pdn", pdn);
+        assert_eq!(ops.as_ref().map(|v| v.len()), Ok(2));
+        let bad = parse_openings("o.pdn", "1. 22-17 *");
+        assert!(bad.is_err_and(|e| e.contains("game 1, move 1")));
+    }
+
+    #[test]
+    fn jobs_pair_openings_with_reversed_colours() {
+        use crate::matchrun::game::{Adjudication, Limits};
+        let spec = EngineSpec {
+            name: "x".into(),
+            command: vec!["x".into()],
+            options: vec![],
+        };
+        let cfg = MatchConfig {
+            engines: [spec.clone(), spec],
+            openings: default_openings(1),
+            games: 20,
+            concurrency: 1,
+            settings: GameSettings {
+                limits: Limits::default(),
+                margin: std::time::Duration::ZERO,
+                adjudication: Adjudication::default(),
+                event: String::new(),
+                date: String::new(),
+            },
+            sprt: None,
+        };
+        let (j0, j1, j14) = (cfg.job(0), cfg.job(1), cfg.job(14));
+        assert!(j0.a_is_white && !j1.a_is_white && j14.a_is_white);
+        assert_eq!(j0.opening, j1.opening);
+        assert_eq!(j0.opening, j14.opening);
+        assert_ne!(j0.opening, cfg.job(2).opening);
+        assert_eq!((j0.round, j14.round), (1, 2));
+    }
+
+    #[test]
+    fn sprt_waits_for_enough_pairs() {
+        use crate::matchrun::stats::GameOutcome;
+        let test = Sprt::new(0.0, 10.0, 0.05, 0.05).ok();
+        let mut report = MatchReport::default();
+        for index in 0..(2 * MIN_SPRT_PAIRS as usize) {
+            let rec = GameRecord {
+                job: Job {
+                    index,
+                    round: 1,
+                    opening: Position::start(),
+                    a_is_white: index.is_multiple_of(2),
+                },
+                outcome: GameOutcome::Win,
+                termination: "t".into(),
+                pdn: Default::default(),
+            };
+            assert_eq!(
+                report.status.or(Some(SprtStatus::Continue)),
+                Some(SprtStatus::Continue)
+            );
+            report.add(&rec, test.as_ref());
+        }
+        assert_eq!(report.penta.counts, [0, 0, 0, 0, MIN_SPRT_PAIRS]);
+        assert_eq!(report.status, Some(SprtStatus::AcceptH1));
+        assert_eq!(report.terminations.get("t"), Some(&(2 * MIN_SPRT_PAIRS)));
+    }
+
+    #[test]
+    fn shuffle_is_deterministic_permutation() {
+        let mut a: Vec<u32> = (0..20).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..20).collect::<Vec<_>>());
+        assert_ne!(a, (0..20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+}
