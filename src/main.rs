@@ -24,13 +24,23 @@ fn main() -> ExitCode {
     if let Some(Command::Match(args)) = &cli.command {
         return damiera::cli::matchcmd::main(args);
     }
+    if let Some(Command::Analyse(args)) = &cli.command {
+        let stdout = std::io::stdout();
+        return match damiera::cli::analyse::run(args, &mut stdout.lock()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {
         Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
         Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
         Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
-        Some(Command::Match(_)) | None => Ok(()),
+        Some(Command::Match(_) | Command::Analyse(_)) | None => Ok(()),
     };
     let _ = out.flush();
     match result {

@@ -209,3 +209,81 @@ fn sprt_stops_the_match_early() {
     let games = json["games"].as_u64().unwrap_or(0);
     assert!(games > 0 && games < 200, "{json}");
 }
+
+fn analyse(input: &str, name: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+    let path = std::env::temp_dir().join(format!("damiera-analyse-{}-{name}", std::process::id()));
+    std::fs::write(&path, input).unwrap();
+    let mut args = vec!["analyse", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn analyse_fen_lines_gives_json_lines() {
+    let lines = analyse(
+        "W:W21-32:B1-12\n# a comment\n\nW:W32:BK28\nW:WK22,K23:BK10\n",
+        "fens",
+        &["--depth", "6"],
+    );
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[0]["fen"],
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    assert_eq!(lines[0]["depth"], 6);
+    assert!(
+        lines[0]["best"].is_string()
+            && lines[0]["pv"].is_array()
+            && lines[0]["nodes"].as_u64().unwrap() > 0
+    );
+    assert!(lines[1]["best"].is_null(), "no legal move: {}", lines[1]);
+    assert!(
+        lines[2]["score"].as_f64().unwrap() > 99.0,
+        "a proven win: {}",
+        lines[2]
+    );
+    assert!(lines[2]["win_in"].as_i64().unwrap() > 0);
+}
+
+#[test]
+fn analyse_pdn_flags_blunders() {
+    // Black's 10-14?? hangs a man to 19x10 (a free capture).
+    let pdn = "[Event \"t\"]\n[FEN \"W:W19,30:B10,3\"]\n1. 30-26 10-14 2. 19x10 *\n";
+    let lines = analyse(pdn, "game", &["--depth", "8", "--blunder", "0.5"]);
+    assert_eq!(lines.len(), 3);
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(
+            (l["game"].as_u64(), l["ply"].as_u64()),
+            (Some(1), Some(i as u64 + 1))
+        );
+        assert!(l["played"].is_string() && l["loss"].as_f64().unwrap() >= 0.0);
+    }
+    assert_eq!(lines[1]["played"], "10-14");
+    assert_eq!(lines[1]["blunder"], true, "{}", lines[1]);
+    assert_eq!(lines[2]["played"], "19x10");
+}
+
+#[test]
+fn analyse_reports_bad_input_in_one_line() {
+    let path = std::env::temp_dir().join(format!("damiera-analyse-{}-bad", std::process::id()));
+    std::fs::write(&path, "W:W21-32:B1-12\nW:W33:B1\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .args(["analyse", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2") && err.contains("33"), "{err}");
+}

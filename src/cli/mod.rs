@@ -1,5 +1,6 @@
 //! The command-line tools: argument parsing and one module per subcommand.
 
+pub mod analyse;
 pub mod bench;
 pub mod matchcmd;
 pub mod moves;
@@ -28,6 +29,8 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Search fixed positions to a fixed depth; prints the node signature and speed.
     Bench(bench::BenchArgs),
+    /// Analyse FEN lines or PDN games; one JSON object per position on stdout.
+    Analyse(analyse::AnalyseArgs),
     /// Play an engine-vs-engine match between two Hub engines.
     Match(Box<matchcmd::MatchArgs>),
 }
