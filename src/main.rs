@@ -24,9 +24,14 @@ fn main() -> ExitCode {
     if let Some(Command::Match(args)) = &cli.command {
         return damiera::cli::matchcmd::main(args);
     }
-    if let Some(Command::Analyse(args)) = &cli.command {
-        let stdout = std::io::stdout();
-        return match damiera::cli::analyse::run(args, &mut stdout.lock()) {
+    let stdout = std::io::stdout();
+    let tool = match &cli.command {
+        Some(Command::Analyse(args)) => Some(damiera::cli::analyse::run(args, &mut stdout.lock())),
+        Some(Command::Tune(args)) => Some(damiera::cli::tune::run(args, &mut stdout.lock())),
+        _ => None,
+    };
+    if let Some(result) = tool {
+        return match result {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("{e}");
@@ -34,13 +39,12 @@ fn main() -> ExitCode {
             }
         };
     }
-    let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {
         Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
         Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
         Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
-        Some(Command::Match(_) | Command::Analyse(_)) | None => Ok(()),
+        Some(Command::Match(_) | Command::Analyse(_) | Command::Tune(_)) | None => Ok(()),
     };
     let _ = out.flush();
     match result {

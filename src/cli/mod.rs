@@ -5,6 +5,7 @@ pub mod bench;
 pub mod matchcmd;
 pub mod moves;
 pub mod perft;
+pub mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -31,6 +32,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Analyse FEN lines or PDN games; one JSON object per position on stdout.
     Analyse(analyse::AnalyseArgs),
+    /// Fit the evaluation weights to the results of PDN games (Texel's method).
+    Tune(tune::TuneArgs),
     /// Play an engine-vs-engine match between two Hub engines.
     Match(Box<matchcmd::MatchArgs>),
 }

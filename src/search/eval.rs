@@ -49,6 +49,68 @@ pub struct Weights {
     pub mobility: i32,
 }
 
+impl Weights {
+    /// Names of the tunable parameters, in [`Weights::to_vec`] order.
+    pub fn names() -> Vec<String> {
+        let mut names = vec!["man".to_string(), "king".to_string()];
+        names.extend((0..7).map(|r| format!("advance_open[{r}]")));
+        names.extend((0..7).map(|r| format!("advance_end[{r}]")));
+        for n in [
+            "back_row",
+            "centre_man",
+            "centre_king",
+            "edge_king",
+            "runaway",
+            "runaway_step",
+            "mobility",
+        ] {
+            names.push(n.to_string());
+        }
+        names
+    }
+
+    /// All parameters as one vector.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = vec![self.man, self.king];
+        v.extend(self.advance_open);
+        v.extend(self.advance_end);
+        v.extend([
+            self.back_row,
+            self.centre_man,
+            self.centre_king,
+            self.edge_king,
+            self.runaway,
+            self.runaway_step,
+            self.mobility,
+        ]);
+        v
+    }
+
+    /// The inverse of [`Weights::to_vec`]; `None` if the length is wrong.
+    pub fn from_slice(v: &[i32]) -> Option<Weights> {
+        if v.len() != 23 {
+            return None;
+        }
+        let mut open = [0; 7];
+        let mut end = [0; 7];
+        open.copy_from_slice(&v[2..9]);
+        end.copy_from_slice(&v[9..16]);
+        Some(Weights {
+            man: v[0],
+            king: v[1],
+            advance_open: open,
+            advance_end: end,
+            back_row: v[16],
+            centre_man: v[17],
+            centre_king: v[18],
+            edge_king: v[19],
+            runaway: v[20],
+            runaway_step: v[21],
+            mobility: v[22],
+        })
+    }
+}
+
 /// The weights in use.
 pub const WEIGHTS: Weights = Weights {
     man: 100,
@@ -84,6 +146,11 @@ fn material(pos: &Position, man: i32, king: i32) -> i32 {
     let side =
         |c: Color| pos.men(c).count_ones() as i32 * man + pos.kings(c).count_ones() as i32 * king;
     side(Color::White) - side(Color::Black)
+}
+
+/// The full evaluation with the given weights, from White's view (for the tuner).
+pub fn white_view(pos: &Position, w: &Weights) -> i32 {
+    full(pos, w)
 }
 
 fn full(pos: &Position, w: &Weights) -> i32 {
@@ -252,6 +319,13 @@ pub fn is_quiet(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_vector_round_trip() {
+        assert_eq!(Weights::from_slice(&WEIGHTS.to_vec()), Some(WEIGHTS));
+        assert_eq!(Weights::names().len(), WEIGHTS.to_vec().len());
+        assert_eq!(Weights::from_slice(&[1, 2]), None);
+    }
 
     #[test]
     fn start_is_balanced() {
