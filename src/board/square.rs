@@ -70,8 +70,8 @@ impl Square {
         9 * (r / 2) + 5 * (r % 2) + k
     }
 
-    /// Single-bit mask of this square.
-    pub(crate) const fn mask(self) -> u64 {
+    /// Single-bit mask of this square in the internal layout.
+    pub const fn mask(self) -> u64 {
         1u64 << self.bit()
     }
 

@@ -207,19 +207,22 @@ fn cone(sq: Square, color: Color) -> Bitboard {
     mask
 }
 
-const CENTRE: [u8; 4] = [14, 15, 18, 19];
+/// Squares 14, 15, 18, 19.
+const CENTRE: Bitboard = square_set(&[14, 15, 18, 19]);
 
-fn centre_mask() -> Bitboard {
-    CENTRE
-        .iter()
-        .filter_map(|&n| Square::new(n))
-        .fold(0, |m, s| m | s.mask())
-}
+/// The left and right edges: 5, 13, 21, 29 and 4, 12, 20, 28 are not edges; these are.
+const EDGES: Bitboard = square_set(&[1, 9, 17, 25, 8, 16, 24, 32]);
 
-fn edge_mask() -> Bitboard {
-    Square::all()
-        .filter(|s| s.col() == 0 || s.col() == 7)
-        .fold(0, |m, s| m | s.mask())
+const fn square_set(numbers: &[u8]) -> Bitboard {
+    let mut set = 0;
+    let mut i = 0;
+    while i < numbers.len() {
+        if let Some(sq) = Square::new(numbers[i]) {
+            set |= sq.mask();
+        }
+        i += 1;
+    }
+    set
 }
 
 fn side_terms(pos: &Position, us: Color, w: &Weights) -> i32 {
@@ -240,9 +243,9 @@ fn side_terms(pos: &Position, us: Color, w: &Weights) -> i32 {
         let back_row = them.crown_row();
         score += (men & back_row).count_ones() as i32 * w.back_row * (24 - endgame) / 24;
     }
-    score += (men & centre_mask()).count_ones() as i32 * w.centre_man;
-    score += (kings & centre_mask()).count_ones() as i32 * w.centre_king;
-    score += (kings & edge_mask()).count_ones() as i32 * w.edge_king;
+    score += (men & CENTRE).count_ones() as i32 * w.centre_man;
+    score += (kings & CENTRE).count_ones() as i32 * w.centre_king;
+    score += (kings & EDGES).count_ones() as i32 * w.edge_king;
     score += runaways(pos, us, w);
     score += mobility(pos, us) * w.mobility;
     score

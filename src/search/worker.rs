@@ -9,7 +9,7 @@ use super::score::{INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
-use crate::movegen::{MoveList, generate_into};
+use crate::movegen::{MAX_MOVES, MoveList, generate_into};
 
 /// The reversible run after `mv`: one more after a king's quiet move, else zero.
 fn next_run(pos: &Position, mv: Move, run: usize) -> usize {
@@ -37,6 +37,8 @@ pub(crate) struct Worker<'a> {
     history: Box<[[i32; 64]; 64]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// Move ordering scores with move list indices, one row per ply.
+    order: Box<[[(i32, u8); MAX_MOVES]; MAX_PLY + 1]>,
     /// Highest ply reached in this iteration; sum of leaf plies for mean depth.
     pub leaf_ply_sum: u64,
     pub leaf_count: u64,
@@ -55,6 +57,7 @@ impl<'a> Worker<'a> {
             history: Box::new([[0; 64]; 64]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            order: Box::new([[(0, 0); MAX_MOVES]; MAX_PLY + 1]),
             leaf_ply_sum: 0,
             leaf_count: 0,
             stopped: false,
@@ -225,14 +228,15 @@ impl<'a> Worker<'a> {
             .and_then(|e| e.move_index)
             .filter(|&i| i < moves.len());
         let tt_move = tt_index.map(|i| moves[i]);
-        let mut order = self.order_moves(&moves, tt_move, ply);
+        self.order_moves(&moves, tt_move, ply);
 
         self.keys.push(key);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_index = None;
-        for n in 0..order.len() {
-            let (mv, index) = self.pick(&mut order, n, &moves);
+        for n in 0..moves.len() {
+            let index = self.pick(ply, n, moves.len());
+            let mv = moves[index];
             let child = pos.play(mv);
             let quiet = !mv.is_capture();
             let child_run = next_run(pos, mv, run);
@@ -380,45 +384,40 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Scores each move for ordering: table move, killers, history.
-    fn order_moves(
-        &self,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> Vec<(i32, usize)> {
-        moves
-            .iter()
-            .enumerate()
-            .map(|(i, &mv)| {
-                let score = if Some(mv) == tt_move {
-                    1 << 30
-                } else if !self.style.ordering {
-                    0
-                } else if mv.is_capture() {
-                    1 << 24
-                } else if self.killers[ply][0] == mv {
-                    1 << 22
-                } else if self.killers[ply][1] == mv {
-                    (1 << 22) - 1
-                } else {
-                    self.history[mv.from().number() as usize][mv.to().number() as usize]
-                };
-                (score, i)
-            })
-            .collect()
+    /// Scores the moves of the node at `ply` for ordering, into that ply's buffer.
+    fn order_moves(&mut self, moves: &MoveList, tt_move: Option<Move>, ply: usize) {
+        for (i, &mv) in moves.iter().enumerate() {
+            self.order[ply][i] = (self.order_score(mv, tt_move, ply), i as u8);
+        }
     }
 
-    /// Selection sort step: the best remaining move, and its index in the move list.
-    fn pick(&self, order: &mut [(i32, usize)], n: usize, moves: &MoveList) -> (Move, usize) {
+    fn order_score(&self, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(mv) == tt_move {
+            1 << 30
+        } else if !self.style.ordering {
+            0
+        } else if mv.is_capture() {
+            1 << 24
+        } else if self.killers[ply][0] == mv {
+            1 << 22
+        } else if self.killers[ply][1] == mv {
+            (1 << 22) - 1
+        } else {
+            self.history[mv.from().number() as usize][mv.to().number() as usize]
+        }
+    }
+
+    /// Selection sort step at `ply`: the index (in the move list) of the best move not
+    /// yet tried, which becomes the `n`-th.
+    fn pick(&mut self, ply: usize, n: usize, len: usize) -> usize {
+        let order = &mut self.order[ply][..len];
         let mut best = n;
-        for j in n + 1..order.len() {
+        for j in n + 1..len {
             if order[j].0 > order[best].0 {
                 best = j;
             }
         }
         order.swap(n, best);
-        let index = order[n].1;
-        (moves[index], index)
+        order[n].1 as usize
     }
 }
