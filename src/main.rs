@@ -21,15 +21,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if matches!(cli.command, None | Some(Command::Hub)) {
+        return exit_code(damiera::hub::session::run_stdio());
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {
         Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
         Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
         Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
-        None => Ok(()),
+        None | Some(Command::Hub) => Ok(()),
     };
     let _ = out.flush();
+    exit_code(result)
+}
+
+/// Success, also when the reader closed our output early; otherwise a one-line error.
+fn exit_code(result: std::io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
