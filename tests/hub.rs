@@ -611,3 +611,81 @@ fn pydraughts_plays_complete_games() {
         output.status
     );
 }
+
+// ---------------------------------------------------------------------------
+// Measurements (not timed tests): cargo test --release --test hub -- --ignored --nocapture
+// ---------------------------------------------------------------------------
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[at.min(sorted.len() - 1)]
+}
+
+/// `stop` → `done` latency of `go analyze` through the pipes, over 200 trials.
+#[test]
+#[ignore = "measurement"]
+fn measure_stop_latency() {
+    let mut hub = Hub::start();
+    hub.send("pos start");
+    let mut latencies = Vec::new();
+    for trial in 0..200u64 {
+        hub.send("go analyze");
+        std::thread::sleep(Duration::from_millis(5 + trial % 20));
+        let sent = Instant::now();
+        hub.send("stop");
+        hub.done();
+        latencies.push(sent.elapsed());
+    }
+    latencies.sort();
+    println!(
+        "stop -> done over {} trials: p50 {:?}, p99 {:?}, max {:?}",
+        latencies.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies[latencies.len() - 1]
+    );
+    hub.close_cleanly();
+}
+
+/// A self-play game at `level time=10 inc=0.1` with clocks kept here (the increment is
+/// added before each move, as protocol.md says): time used per move against the clock.
+#[test]
+#[ignore = "measurement"]
+fn measure_clock_use() {
+    const INC: f64 = 0.1;
+    let mut hub = Hub::start();
+    let mut clocks = [10.0f64, 10.0];
+    let mut moves: Vec<String> = Vec::new();
+    let (mut worst, mut worst_at, mut spent) = (0.0f64, 0, [0.0f64; 2]);
+    for ply in 0..300 {
+        let side = ply % 2;
+        hub.send(&format!("pos start moves=\"{}\"", moves.join(" ")));
+        hub.send(&format!("level time={:.3} inc={INC}", clocks[side]));
+        let start = Instant::now();
+        hub.send("go think");
+        let done = hub.done();
+        let used = start.elapsed().as_secs_f64();
+        let available = clocks[side] + INC;
+        assert!(used < available, "ply {ply}: used {used:.3} of {available:.3}");
+        if used / available > worst {
+            (worst, worst_at) = (used / available, ply);
+        }
+        spent[side] += used;
+        clocks[side] = available - used;
+        let Some(mv) = done.strip_prefix("done move=") else {
+            println!("game over at ply {ply}: side {side} has no move");
+            break;
+        };
+        moves.push(mv.split(' ').next().unwrap_or(mv).to_string());
+    }
+    println!(
+        "{} plies; max used/(time+inc) {worst:.3} at ply {worst_at}; spent {:.2} s / {:.2} s; \
+         clocks left {:.2} s / {:.2} s",
+        moves.len(),
+        spent[0],
+        spent[1],
+        clocks[0],
+        clocks[1]
+    );
+    hub.close_cleanly();
+}
