@@ -158,7 +158,9 @@ fn check_info(line: &str) {
 
 fn info_value<'a>(line: &'a str, key: &str) -> &'a str {
     let pattern = format!(" {key}=");
-    let at = line.find(&pattern).unwrap_or_else(|| panic!("{key} in {line}"));
+    let at = line
+        .find(&pattern)
+        .unwrap_or_else(|| panic!("{key} in {line}"));
     let rest = &line[at + pattern.len()..];
     rest.split(' ').next().unwrap_or("")
 }
@@ -249,7 +251,10 @@ fn protocol_md_transcripts() {
                 Step::Send(line) => hub.send(line),
                 Step::Expect(pattern) => {
                     let line = hub.recv();
-                    assert!(matches(pattern, &line), "expected {pattern:?}, got {line:?}");
+                    assert!(
+                        matches(pattern, &line),
+                        "expected {pattern:?}, got {line:?}"
+                    );
                 }
             }
         }
@@ -267,7 +272,10 @@ fn handshake_names_crate_version() {
     hub.send("hub");
     let id = hub.recv();
     let version = format!(" version={} ", env!("CARGO_PKG_VERSION"));
-    assert!(id.starts_with("id name=Damiera") && id.contains(&version), "{id}");
+    assert!(
+        id.starts_with("id name=Damiera") && id.contains(&version),
+        "{id}"
+    );
     let mut params = Vec::new();
     loop {
         let line = hub.recv();
@@ -277,9 +285,11 @@ fn handshake_names_crate_version() {
         params.push(line);
     }
     assert_eq!(params.len(), 5, "{params:?}");
-    assert!(params.contains(
-        &"param name=style value=full type=enum values=\"full baseline\"".to_string()
-    ));
+    assert!(
+        params.contains(
+            &"param name=style value=full type=enum values=\"full baseline\"".to_string()
+        )
+    );
     hub.send("init");
     assert_eq!(hub.recv(), "ready");
     hub.close_cleanly();
@@ -666,7 +676,10 @@ fn measure_clock_use() {
         let done = hub.done();
         let used = start.elapsed().as_secs_f64();
         let available = clocks[side] + INC;
-        assert!(used < available, "ply {ply}: used {used:.3} of {available:.3}");
+        assert!(
+            used < available,
+            "ply {ply}: used {used:.3} of {available:.3}"
+        );
         if used / available > worst {
             (worst, worst_at) = (used / available, ply);
         }

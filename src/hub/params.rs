@@ -52,7 +52,11 @@ impl Params {
             declare("threads", &self.threads.to_string(), int(THREADS)),
             declare("tt-size", &self.tt_mib.to_string(), int(TT_MIB)),
             declare("ponder", bool_text(self.ponder), ParamType::Bool),
-            declare("style", style_name(self.style), enumeration(&["full", "baseline"])),
+            declare(
+                "style",
+                style_name(self.style),
+                enumeration(&["full", "baseline"]),
+            ),
         ]
     }
 

@@ -268,9 +268,9 @@ pub fn limits(level: &Level, mode: GoMode) -> Limits {
 
 /// The `info` line of an iteration; after `ponder-hit`, time counts from the hit.
 fn info_response(info: &SearchInfo, running: &Running) -> Info {
-    let before_hit = running
-        .hit
-        .map_or(Duration::ZERO, |hit| hit.saturating_duration_since(running.started));
+    let before_hit = running.hit.map_or(Duration::ZERO, |hit| {
+        hit.saturating_duration_since(running.started)
+    });
     Info {
         depth: Some(info.depth),
         mean_depth: Some(info.mean_depth),
@@ -353,7 +353,9 @@ fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
         }
     };
     // If the thread cannot start, `tx` is dropped with the closure: end of input.
-    let _ = std::thread::Builder::new().name("input".into()).spawn(reader);
+    let _ = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(reader);
     rx
 }
 

@@ -94,7 +94,10 @@ fn commands_during_search_are_queued_in_order() {
     let out = finish(&mut s, &events);
     assert_eq!(out.len(), 4, "{out:?}");
     assert!(out[0].starts_with("done move="));
-    assert_eq!(out[1], "error message=\"level: bad value for depth: 'bad'\"");
+    assert_eq!(
+        out[1],
+        "error message=\"level: bad value for depth: 'bad'\""
+    );
     assert!(out[2].starts_with("done move="));
     assert_eq!(out[3], "ready");
 }
@@ -127,7 +130,9 @@ fn set_param_errors_and_changes() {
     assert!(err[0].starts_with("error message=\"set-param: "), "{err:?}");
     assert_eq!(s.engine.options().threads, 2);
     let hub = send(&mut s, "hub");
-    assert!(hub.contains(&"param name=style value=baseline type=enum values=\"full baseline\"".to_string()));
+    assert!(hub.contains(
+        &"param name=style value=baseline type=enum values=\"full baseline\"".to_string()
+    ));
 }
 
 #[test]
@@ -163,5 +168,8 @@ fn driver_runs_until_end_of_input() {
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("info")).collect();
     assert!(lines.contains(&"ready"));
     assert!(lines.contains(&"pong"));
-    assert_eq!(lines.iter().filter(|l| l.starts_with("done move=")).count(), 1);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("done move=")).count(),
+        1
+    );
 }
