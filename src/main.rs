@@ -1,11 +1,11 @@
 //! The `damiera` binary: parses the command line and dispatches to a subcommand.
 
-use std::io::Write;
+use std::io::{StdoutLock, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use damiera::cli::{Cli, Command};
+use damiera::cli::{self, Cli, CliError, Command};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -21,32 +21,40 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(Command::Match(args)) = &cli.command {
-        return damiera::cli::matchcmd::main(args);
+    match cli.command {
+        None | Some(Command::Hub) => exit_code(damiera::hub::session::run_stdio()),
+        Some(Command::Match(args)) => cli::matchcmd::main(&args),
+        Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, out)),
+        Some(Command::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
+        Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
+        Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
+        Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, out)),
     }
+}
+
+/// Runs a tool whose errors are one line for the user (exit status 2).
+fn tool_exit(run: impl FnOnce(&mut StdoutLock) -> Result<(), CliError>) -> ExitCode {
     let stdout = std::io::stdout();
-    let tool = match &cli.command {
-        Some(Command::Analyse(args)) => Some(damiera::cli::analyse::run(args, &mut stdout.lock())),
-        Some(Command::Tune(args)) => Some(damiera::cli::tune::run(args, &mut stdout.lock())),
-        _ => None,
-    };
-    if let Some(result) = tool {
-        return match result {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::from(2)
-            }
-        };
+    match run(&mut stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
     }
+}
+
+/// Runs a command that only writes to stdout.
+fn write_exit(run: impl FnOnce(&mut StdoutLock) -> std::io::Result<()>) -> ExitCode {
+    let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let result = match cli.command {
-        Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
-        Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
-        Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
-        Some(Command::Match(_) | Command::Analyse(_) | Command::Tune(_)) | None => Ok(()),
-    };
+    let result = run(&mut out);
     let _ = out.flush();
+    exit_code(result)
+}
+
+/// Success, also when the reader closed our output early; otherwise a one-line error.
+fn exit_code(result: std::io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

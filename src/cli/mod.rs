@@ -24,6 +24,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Speak the Hub protocol on stdin/stdout (the default; see `protocol.md`).
+    Hub,
     /// Count the leaves of the legal move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
     /// List the legal moves of a position, one per line, sorted by their squares.

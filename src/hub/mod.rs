@@ -1,15 +1,21 @@
 //! The Hub protocol (version 2, as defined by Scan 3.1), adapted to 8x8 Italian
 //! draughts. See `protocol.md` at the repository root for the contract.
 //!
-//! This module is the pure text layer, with no I/O and no engine state:
+//! The text layer has no I/O and no engine state:
 //! - [`parser`]: tokenizer, quoting rules and GUI → engine [`parser::Command`]s;
 //! - [`response`]: engine → GUI [`response::Response`]s, both printed and parsed
 //!   (the match runner drives other Hub engines with the latter).
 //!
-//! Positions and moves stay text here; the board layer validates them.
+//! On top of it, the engine side of the protocol:
+//! - [`params`]: the engine parameters and `set-param` checks;
+//! - [`game`]: the position and repetition history of a `pos` command;
+//! - [`session`]: the protocol loop ([`session::Session`] core, [`session::run`] driver).
 
+pub mod game;
+pub mod params;
 pub mod parser;
 pub mod response;
+pub mod session;
 
 pub use parser::{Command, ParseError, parse_command};
 pub use response::{Response, parse_response};

@@ -106,9 +106,13 @@ fn secs(t: f64) -> Duration {
 
 /// Spends about 1/moves-left of the clock plus most of the increment, never more than
 /// a fraction of what is left, and keeps a reserve for process overhead.
+///
+/// Hub semantics (protocol.md, `level`): `time` is the clock before this move's
+/// increment, which is added before the move, so this move can use `time + inc`
+/// (pydraughts, for one, sends its clock minus the increment).
 fn clock_budget(clock: &Clock) -> Budget {
-    let left = secs(clock.time);
     let inc = secs(clock.inc);
+    let left = secs(clock.time) + inc;
     let moves_left = clock.moves_to_go.map_or(30, |m| m.clamp(1, 30));
     let reserve = OVERHEAD * 2 + left / 50;
     let usable = left.saturating_sub(reserve);
@@ -161,10 +165,33 @@ mod tests {
             });
             assert!(b.soft <= b.hard, "{time} {inc}: {b:?}");
             assert!(
-                b.hard.as_secs_f64() <= (time - 0.04).max(0.001),
+                b.hard.as_secs_f64() <= (time + inc - 0.06).max(0.001),
                 "{time} {inc}: {b:?}"
             );
         }
+    }
+
+    #[test]
+    fn increment_of_this_move_is_usable() {
+        // A short clock with a large increment: the increment is added before the move.
+        let b = clock_budget(&Clock {
+            time: 0.2,
+            inc: 2.0,
+            moves_to_go: None,
+        });
+        assert!(b.soft > Duration::from_millis(500), "{b:?}");
+        assert!(b.hard < Duration::from_millis(2140), "{b:?}");
+    }
+
+    #[test]
+    fn last_move_before_control_keeps_a_reserve() {
+        let b = clock_budget(&Clock {
+            time: 1.0,
+            inc: 0.0,
+            moves_to_go: Some(1),
+        });
+        assert!(b.hard <= Duration::from_millis(940), "{b:?}");
+        assert!(b.soft >= Duration::from_millis(400), "{b:?}");
     }
 
     #[test]

@@ -1,0 +1,188 @@
+//! Engine parameters of the Hub protocol: their `param` declarations and the checking
+//! of `set-param` values.
+
+use super::response::{Param, ParamType};
+use crate::engine::EngineOptions;
+use crate::search::Style;
+
+/// Smallest and largest `threads` value.
+const THREADS: (i64, i64) = (1, 64);
+/// Smallest and largest `tt-size` value, MiB.
+const TT_MIB: (i64, i64) = (1, 4096);
+
+/// The parameter values a GUI can set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size, MiB.
+    pub tt_mib: usize,
+    /// The GUI will use `go ponder`.
+    pub ponder: bool,
+    /// Search features: `full` (the engine) or `baseline` (first version, for matches).
+    pub style: Style,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        let options = EngineOptions::default();
+        Params {
+            threads: options.threads,
+            tt_mib: options.tt_mib,
+            ponder: false,
+            style: options.style,
+        }
+    }
+}
+
+impl Params {
+    /// The engine settings these parameters ask for.
+    pub fn engine_options(&self) -> EngineOptions {
+        EngineOptions {
+            threads: self.threads,
+            tt_mib: self.tt_mib,
+            style: self.style,
+        }
+    }
+
+    /// The `param` lines answering `hub`, in declaration order, with current values.
+    pub fn declarations(&self) -> Vec<Param> {
+        vec![
+            declare("variant", "italian", enumeration(&["italian"])),
+            declare("threads", &self.threads.to_string(), int(THREADS)),
+            declare("tt-size", &self.tt_mib.to_string(), int(TT_MIB)),
+            declare("ponder", bool_text(self.ponder), ParamType::Bool),
+            declare(
+                "style",
+                style_name(self.style),
+                enumeration(&["full", "baseline"]),
+            ),
+        ]
+    }
+
+    /// Applies `set-param name=<name> value=<value>`; on error nothing changes and the
+    /// reason (without the `set-param: ` prefix) is returned.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "variant" if value == "italian" => {}
+            "variant" => return Err(bad(name, value, "only italian is supported")),
+            "threads" => self.threads = parse_int(name, value, THREADS)?,
+            "tt-size" => self.tt_mib = parse_int(name, value, TT_MIB)?,
+            "ponder" => self.ponder = parse_bool(name, value)?,
+            "style" => self.style = parse_style(name, value)?,
+            _ => return Err(format!("unknown parameter '{name}'")),
+        }
+        Ok(())
+    }
+}
+
+fn declare(name: &str, value: &str, kind: ParamType) -> Param {
+    Param {
+        name: name.to_string(),
+        value: value.to_string(),
+        kind: Some(kind),
+    }
+}
+
+fn enumeration(values: &[&str]) -> ParamType {
+    ParamType::Enum {
+        values: values.iter().map(|v| v.to_string()).collect(),
+    }
+}
+
+fn int((min, max): (i64, i64)) -> ParamType {
+    ParamType::Int {
+        min: Some(min),
+        max: Some(max),
+    }
+}
+
+fn bool_text(value: bool) -> &'static str {
+    if value { "true" } else { "false" }
+}
+
+fn style_name(style: Style) -> &'static str {
+    if style == Style::BASELINE {
+        "baseline"
+    } else {
+        "full"
+    }
+}
+
+fn bad(name: &str, value: &str, why: &str) -> String {
+    format!("bad value for {name}: '{value}' ({why})")
+}
+
+fn parse_int(name: &str, value: &str, (min, max): (i64, i64)) -> Result<usize, String> {
+    let why = format!("expected an integer {min}..{max}");
+    match value.parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => usize::try_from(n).map_err(|_| bad(name, value, &why)),
+        _ => Err(bad(name, value, &why)),
+    }
+}
+
+fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(bad(name, value, "expected true or false")),
+    }
+}
+
+fn parse_style(name: &str, value: &str) -> Result<Style, String> {
+    match value {
+        "full" => Ok(Style::FULL),
+        "baseline" => Ok(Style::BASELINE),
+        _ => Err(bad(name, value, "expected full or baseline")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_print_as_documented() {
+        let lines: Vec<String> = Params::default()
+            .declarations()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                r#"param name=variant value=italian type=enum values="italian""#,
+                "param name=threads value=1 type=int min=1 max=64",
+                "param name=tt-size value=64 type=int min=1 max=4096",
+                "param name=ponder value=false type=bool",
+                r#"param name=style value=full type=enum values="full baseline""#,
+            ]
+        );
+    }
+
+    #[test]
+    fn set_checks_values_and_keeps_state_on_error() {
+        let mut p = Params::default();
+        assert!(p.set("threads", "2").is_ok());
+        assert!(p.set("tt-size", "16").is_ok());
+        assert!(p.set("ponder", "true").is_ok());
+        assert!(p.set("style", "baseline").is_ok());
+        assert!(p.set("variant", "italian").is_ok());
+        let before = p;
+        for (name, value) in [
+            ("threads", "0"),
+            ("threads", "65"),
+            ("threads", "x"),
+            ("tt-size", "4097"),
+            ("tt-size", ""),
+            ("ponder", "yes"),
+            ("style", "fast"),
+            ("variant", "brazilian"),
+            ("hash", "1"),
+        ] {
+            assert!(p.set(name, value).is_err(), "{name}={value}");
+        }
+        assert_eq!(p, before);
+        assert_eq!(p.engine_options().style, Style::BASELINE);
+    }
+}

@@ -1,0 +1,363 @@
+//! The Hub protocol loop.
+//!
+//! [`Session`] is the testable core: it turns input lines and engine events into
+//! responses, with no I/O. [`run`] is the threaded driver: a reader thread sends input
+//! lines over a channel, and the loop `select!`s over those lines and the events of the
+//! search thread ([`Engine`]), writing every response at once.
+//!
+//! While a search runs, `ping` and `quit` are served at once, and so are `stop` and
+//! `ponder-hit` unless a `go` is queued (they then refer to that later search and wait
+//! their turn). Every other line is queued and executed, in order, after `done`.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, never, select, unbounded};
+
+use super::game::Game;
+use super::params::Params;
+use super::parser::{Command, GoMode, Level, parse_command};
+use super::response::{Done, Id, Info, Response};
+use crate::engine::{Engine, EngineEvent, GoRequest};
+use crate::movegen::hub_text;
+use crate::search::score::in_men;
+use crate::search::{Clock, Limits, SearchInfo, SearchResult};
+
+/// The search in progress.
+#[derive(Clone, Copy, Debug)]
+struct Running {
+    /// When the `go` was executed.
+    started: Instant,
+    /// Still pondering (no `ponder-hit` yet).
+    pondering: bool,
+    /// When `ponder-hit` arrived: `info` times count from there.
+    hit: Option<Instant>,
+}
+
+/// Protocol state: parameters, game, level, the running search and queued lines.
+pub struct Session {
+    engine: Engine,
+    params: Params,
+    game: Game,
+    level: Level,
+    running: Option<Running>,
+    queue: VecDeque<String>,
+    quitting: bool,
+    finished: bool,
+}
+
+impl Session {
+    /// A session with the given parameters, its engine started; the engine's events
+    /// arrive on the returned receiver and go to [`Session::handle_event`].
+    pub fn new(params: Params) -> (Session, Receiver<EngineEvent>) {
+        let (engine, events) = Engine::spawn(params.engine_options());
+        let session = Session {
+            engine,
+            params,
+            game: Game::default(),
+            level: Level {
+                infinite: true,
+                ..Level::default()
+            },
+            running: None,
+            queue: VecDeque::new(),
+            quitting: false,
+            finished: false,
+        };
+        (session, events)
+    }
+
+    /// True once the session is over (after `quit` or end of input, and the `done`
+    /// of a running search): the driver then exits.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// True while a search runs (between `go` and its `done`).
+    pub fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Handles one input line; returns the responses to write, in order.
+    pub fn handle_line(&mut self, line: &str) -> Vec<Response> {
+        let mut out = Vec::new();
+        if self.finished || self.quitting {
+            return out;
+        }
+        let line = line.trim_end_matches(['\n', '\r']);
+        if self.running.is_some() {
+            self.line_while_searching(line, &mut out);
+        } else {
+            self.execute(line, &mut out);
+        }
+        out
+    }
+
+    /// End of input: the same as `quit`.
+    pub fn handle_eof(&mut self) -> Vec<Response> {
+        self.quit();
+        Vec::new()
+    }
+
+    /// Handles an event of the search thread; returns the responses to write. After a
+    /// `done`, queued lines are executed until one starts a new search.
+    pub fn handle_event(&mut self, event: EngineEvent) -> Vec<Response> {
+        let mut out = Vec::new();
+        let Some(running) = self.running else {
+            return out; // nothing was asked: ignore
+        };
+        match event {
+            EngineEvent::Info(info) => out.push(Response::Info(info_response(&info, &running))),
+            EngineEvent::Done(result) => {
+                self.running = None;
+                out.push(Response::Done(done_response(&result)));
+                if self.quitting {
+                    self.finished = true;
+                } else {
+                    self.drain_queue(&mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn line_while_searching(&mut self, line: &str, out: &mut Vec<Response>) {
+        match parse_command(line) {
+            Ok(Some(Command::Ping)) => out.push(Response::Pong),
+            Ok(Some(Command::Quit)) => self.quit(),
+            Ok(Some(Command::Stop)) if !self.go_queued() => self.engine.stop(),
+            Ok(Some(Command::PonderHit)) if !self.go_queued() => self.ponder_hit(),
+            _ => self.queue.push_back(line.to_string()),
+        }
+    }
+
+    /// Whether a queued line starts a search: a `stop` or `ponder-hit` after it is
+    /// meant for that search, not for the running one.
+    fn go_queued(&self) -> bool {
+        self.queue
+            .iter()
+            .any(|line| matches!(parse_command(line), Ok(Some(Command::Go(_)))))
+    }
+
+    fn drain_queue(&mut self, out: &mut Vec<Response>) {
+        while self.running.is_none() && !self.finished {
+            let Some(line) = self.queue.pop_front() else {
+                break;
+            };
+            self.execute(&line, out);
+        }
+    }
+
+    fn execute(&mut self, line: &str, out: &mut Vec<Response>) {
+        match parse_command(line) {
+            Ok(Some(command)) => self.command(command, out),
+            Ok(None) => {}
+            Err(e) => out.push(error(e.message())),
+        }
+    }
+
+    fn command(&mut self, command: Command, out: &mut Vec<Response>) {
+        match command {
+            Command::Hub => out.extend(self.hub_answer()),
+            Command::Init => out.push(Response::Ready),
+            Command::Ping => out.push(Response::Pong),
+            Command::NewGame => self.engine.new_game(),
+            Command::SetParam { name, value } => self.set_param(&name, &value, out),
+            Command::Pos { position, moves } => match Game::from_pos(&position, &moves) {
+                Ok(game) => self.game = game,
+                Err(reason) => out.push(error(&format!("pos: {reason}"))),
+            },
+            Command::Level(level) => self.level = level,
+            Command::Go(mode) => self.go(mode),
+            Command::PonderHit | Command::Stop => {} // idle: ignored
+            Command::Quit => self.quit(),
+        }
+    }
+
+    fn hub_answer(&self) -> Vec<Response> {
+        let id = Id {
+            name: Some("Damiera".into()),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            author: Some("the Damiera authors".into()),
+            country: Some("Italy".into()),
+        };
+        let params = self.params.declarations().into_iter().map(Response::Param);
+        std::iter::once(Response::Id(id))
+            .chain(params)
+            .chain(std::iter::once(Response::Wait))
+            .collect()
+    }
+
+    fn set_param(&mut self, name: &str, value: &str, out: &mut Vec<Response>) {
+        let before = self.params.engine_options();
+        match self.params.set(name, value) {
+            Ok(()) if self.params.engine_options() != before => {
+                self.engine.configure(self.params.engine_options());
+            }
+            Ok(()) => {}
+            Err(reason) => out.push(error(&format!("set-param: {reason}"))),
+        }
+    }
+
+    fn go(&mut self, mode: GoMode) {
+        let ponder = mode == GoMode::Ponder;
+        self.engine.go(GoRequest {
+            position: self.game.position,
+            history: self.game.history.clone(),
+            limits: limits(&self.level, mode),
+            ponder,
+        });
+        self.running = Some(Running {
+            started: Instant::now(),
+            pondering: ponder,
+            hit: None,
+        });
+    }
+
+    fn ponder_hit(&mut self) {
+        if let Some(running) = self.running.as_mut().filter(|r| r.pondering) {
+            running.pondering = false;
+            running.hit = Some(Instant::now());
+            self.engine.ponder_hit();
+        }
+    }
+
+    fn quit(&mut self) {
+        if self.running.is_some() {
+            self.quitting = true;
+            self.engine.stop();
+        } else {
+            self.finished = true;
+        }
+    }
+}
+
+/// `error message="<message>"`.
+fn error(message: &str) -> Response {
+    Response::Error {
+        message: message.to_string(),
+    }
+}
+
+/// The search limits of a `go` under `level`: `go analyze` searches until `stop`
+/// whatever the level; `infinite` counts only when no other limit is given.
+pub fn limits(level: &Level, mode: GoMode) -> Limits {
+    if mode == GoMode::Analyze {
+        return Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+    }
+    let limits = Limits {
+        depth: level.depth,
+        nodes: level.nodes,
+        move_time: level.move_time,
+        clock: level.clock.map(|c| Clock {
+            time: c.time,
+            inc: c.inc,
+            moves_to_go: c.moves,
+        }),
+        infinite: false,
+    };
+    Limits {
+        infinite: level.infinite && limits == Limits::default(),
+        ..limits
+    }
+}
+
+/// The `info` line of an iteration; after `ponder-hit`, time counts from the hit.
+fn info_response(info: &SearchInfo, running: &Running) -> Info {
+    let before_hit = running.hit.map_or(Duration::ZERO, |hit| {
+        hit.saturating_duration_since(running.started)
+    });
+    Info {
+        depth: Some(info.depth),
+        mean_depth: Some(info.mean_depth),
+        score: Some(in_men(info.score)),
+        nodes: Some(info.nodes),
+        time: Some(info.time.saturating_sub(before_hit).as_secs_f64()),
+        nps: Some(info.nps() / 1e6),
+        pv: Some(info.pv.iter().map(|&m| hub_text(m)).collect()),
+    }
+}
+
+/// `done move=<m> [ponder=<p>]`, or a plain `done` when there was no legal move.
+fn done_response(result: &SearchResult) -> Done {
+    Done {
+        mv: result.best.map(hub_text),
+        ponder: result.best.and(result.ponder).map(hub_text),
+    }
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or end of input. Responses
+/// are written one per line and flushed at once. Errors are those of `output`.
+pub fn run<R, W>(input: R, output: &mut W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (mut session, events) = Session::new(Params::default());
+    let mut lines = spawn_reader(input);
+    while !session.is_finished() {
+        let responses = select! {
+            recv(lines) -> line => match line {
+                Ok(line) => session.handle_line(&line),
+                Err(_) => {
+                    lines = never();
+                    session.handle_eof()
+                }
+            },
+            recv(events) -> event => match event {
+                Ok(event) => session.handle_event(event),
+                Err(_) => break, // the search thread is gone
+            },
+        };
+        write_responses(output, &responses)?;
+    }
+    Ok(())
+}
+
+/// Runs the protocol on the process's stdin and stdout.
+pub fn run_stdio() -> io::Result<()> {
+    let input = io::BufReader::new(io::stdin());
+    let stdout = io::stdout();
+    let mut output = stdout.lock();
+    run(input, &mut output)
+}
+
+fn write_responses(output: &mut impl Write, responses: &[Response]) -> io::Result<()> {
+    for response in responses {
+        writeln!(output, "{response}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// Reads lines on a thread of its own; the channel disconnects at end of input.
+/// Bytes that are not UTF-8 are replaced, so such a line is still read as a line.
+fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
+    let (tx, rx) = unbounded();
+    let reader = move || {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    };
+    // If the thread cannot start, `tx` is dropped with the closure: end of input.
+    let _ = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(reader);
+    rx
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,175 @@
+use std::time::Duration;
+
+use super::*;
+
+fn session() -> (Session, Receiver<EngineEvent>) {
+    Session::new(Params {
+        tt_mib: 1,
+        ..Params::default()
+    })
+}
+
+fn texts(responses: &[Response]) -> Vec<String> {
+    responses.iter().map(|r| r.to_string()).collect()
+}
+
+/// Sends a line and returns its answers as text.
+fn send(s: &mut Session, line: &str) -> Vec<String> {
+    texts(&s.handle_line(line))
+}
+
+/// Pumps engine events until the search is over; returns all answers but `info`.
+fn finish(s: &mut Session, events: &Receiver<EngineEvent>) -> Vec<String> {
+    let mut out = Vec::new();
+    while s.is_searching() {
+        let event = events
+            .recv_timeout(Duration::from_secs(30))
+            .expect("engine event");
+        out.extend(texts(&s.handle_event(event)));
+    }
+    out.retain(|l| !l.starts_with("info"));
+    out
+}
+
+#[test]
+fn handshake_and_ping() {
+    let (mut s, _events) = session();
+    let hub = send(&mut s, "hub");
+    assert!(hub[0].starts_with("id name=Damiera version="), "{hub:?}");
+    assert!(hub[0].ends_with("country=Italy"));
+    assert_eq!(hub.len(), 7);
+    assert_eq!(hub[6], "wait");
+    assert_eq!(send(&mut s, "init"), ["ready"]);
+    assert_eq!(send(&mut s, "ping"), ["pong"]);
+    assert!(send(&mut s, "frobnicate").is_empty());
+    assert!(send(&mut s, "").is_empty());
+}
+
+#[test]
+fn depth_search_answers_done() {
+    let (mut s, events) = session();
+    assert!(send(&mut s, "pos start moves=\"22-19 11-15\"").is_empty());
+    assert!(send(&mut s, "level depth=3").is_empty());
+    assert!(send(&mut s, "go").is_empty());
+    let out = finish(&mut s, &events);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].starts_with("done move="), "{out:?}");
+}
+
+#[test]
+fn no_legal_move_gives_plain_done() {
+    let (mut s, events) = session();
+    send(&mut s, "pos pos=Wbeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+    send(&mut s, "level depth=2");
+    send(&mut s, "go think");
+    assert_eq!(finish(&mut s, &events), ["done"]);
+}
+
+#[test]
+fn bad_pos_keeps_position() {
+    let (mut s, events) = session();
+    assert!(send(&mut s, "pos pos=Wbeeeeeeeeeeeebeeeeweeeeeeeeeeeee").is_empty());
+    let err = send(&mut s, "pos start moves=\"22-19 22-19\"");
+    assert_eq!(err.len(), 1);
+    assert!(err[0].starts_with("error message=\"pos: "), "{err:?}");
+    assert!(err[0].contains("22-19") && err[0].contains("legal moves"));
+    send(&mut s, "level depth=1");
+    send(&mut s, "go");
+    let out = finish(&mut s, &events);
+    assert_eq!(out, ["done move=19x10x14"]);
+}
+
+#[test]
+fn commands_during_search_are_queued_in_order() {
+    let (mut s, events) = session();
+    send(&mut s, "go analyze");
+    assert_eq!(send(&mut s, "ping"), ["pong"]);
+    assert!(send(&mut s, "level depth=bad").is_empty());
+    assert!(send(&mut s, "ponder-hit").is_empty()); // served: ignored, not pondering
+    assert!(send(&mut s, "level depth=1").is_empty());
+    assert!(send(&mut s, "go think").is_empty());
+    assert!(send(&mut s, "stop").is_empty()); // queued: after the queued go
+    assert!(send(&mut s, "init").is_empty());
+    s.engine.stop();
+    let out = finish(&mut s, &events);
+    assert_eq!(out.len(), 4, "{out:?}");
+    assert!(out[0].starts_with("done move="));
+    assert_eq!(
+        out[1],
+        "error message=\"level: bad value for depth: 'bad'\""
+    );
+    assert!(out[2].starts_with("done move="));
+    assert_eq!(out[3], "ready");
+}
+
+#[test]
+fn ponder_then_ponder_hit_and_quit() {
+    let (mut s, events) = session();
+    send(&mut s, "level move-time=0.05");
+    send(&mut s, "go ponder");
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(s.is_searching());
+    send(&mut s, "ponder-hit");
+    let out = finish(&mut s, &events);
+    assert!(out[0].starts_with("done move="), "{out:?}");
+    send(&mut s, "go ponder");
+    send(&mut s, "quit");
+    assert!(!s.is_finished());
+    let out = finish(&mut s, &events);
+    assert!(out[0].starts_with("done move="), "{out:?}");
+    assert!(s.is_finished());
+}
+
+#[test]
+fn set_param_errors_and_changes() {
+    let (mut s, _events) = session();
+    assert!(send(&mut s, "set-param name=style value=baseline").is_empty());
+    assert!(send(&mut s, "set-param name=threads value=2").is_empty());
+    assert_eq!(s.engine.options().threads, 2);
+    let err = send(&mut s, "set-param name=threads value=99");
+    assert!(err[0].starts_with("error message=\"set-param: "), "{err:?}");
+    assert_eq!(s.engine.options().threads, 2);
+    let hub = send(&mut s, "hub");
+    assert!(hub.contains(
+        &"param name=style value=baseline type=enum values=\"full baseline\"".to_string()
+    ));
+}
+
+#[test]
+fn level_to_limits() {
+    let level = |text: &str| match parse_command(text) {
+        Ok(Some(Command::Level(l))) => l,
+        other => panic!("{other:?}"),
+    };
+    let infinite = limits(&level("level infinite"), GoMode::Think);
+    assert!(infinite.infinite);
+    let mixed = limits(&level("level infinite depth=4"), GoMode::Think);
+    assert!(!mixed.infinite);
+    assert_eq!(mixed.depth, Some(4));
+    let clock = limits(&level("level moves=20 time=30 inc=0.5"), GoMode::Ponder);
+    assert_eq!(
+        clock.clock,
+        Some(Clock {
+            time: 30.0,
+            inc: 0.5,
+            moves_to_go: Some(20)
+        })
+    );
+    let analyze = limits(&level("level depth=3"), GoMode::Analyze);
+    assert!(analyze.infinite && analyze.depth.is_none());
+}
+
+#[test]
+fn driver_runs_until_end_of_input() {
+    let input = b"hub\ninit\npos start\nlevel depth=2\ngo\nping\n".to_vec();
+    let mut output = Vec::new();
+    run(io::Cursor::new(input), &mut output).expect("run");
+    let text = String::from_utf8(output).expect("utf-8");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("info")).collect();
+    assert!(lines.contains(&"ready"));
+    assert!(lines.contains(&"pong"));
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("done move=")).count(),
+        1
+    );
+}
