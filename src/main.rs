@@ -27,6 +27,9 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => damiera::cli::perft::run(&args, &mut out),
         Some(Command::Moves(args)) => damiera::cli::moves::run(&args, &mut out),
         Some(Command::Bench(args)) => damiera::cli::bench::run(&args, &mut out),
+        Some(Command::Play(args)) => {
+            damiera::cli::play::run(&args, std::io::stdin().lock(), &mut out)
+        }
         None => Ok(()),
     };
     let _ = out.flush();

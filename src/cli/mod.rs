@@ -1,8 +1,10 @@
 //! The command-line tools: argument parsing and one module per subcommand.
 
 pub mod bench;
+pub mod board_view;
 pub mod moves;
 pub mod perft;
+pub mod play;
 
 use clap::{Parser, Subcommand};
 
@@ -27,6 +29,8 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Search fixed positions to a fixed depth; prints the node signature and speed.
     Bench(bench::BenchArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.
