@@ -502,7 +502,9 @@ impl ConsoleGame {
 
     fn player_label(&self, side: Color) -> String {
         let who = if side == self.human { "you" } else { "Damiera" };
-        format!("{} ({who}, {} pieces)", name(side), self.pos.count(side))
+        let count = self.pos.count(side);
+        let plural = if count == 1 { "" } else { "s" };
+        format!("{} ({who}, {count} piece{plural})", name(side))
     }
 
     fn prompt(&self, out: &mut impl Write) -> std::io::Result<()> {
@@ -525,8 +527,9 @@ impl ConsoleGame {
 }
 
 const HELP: &str = "\
-Moves: type the squares, e.g. 22-19, or 29x22x15 for a capture (every landing square).
-  Hub form (19x10x14: from, to, captured) and short from-to (29x15) work too.
+Moves: type the squares, e.g. 22-19, or 29x22x15 for a capture (every landing
+  square). The Hub form (19x10x14: from, to, captured squares) works too, and
+  a short from-to (29x15) when only one capture fits.
 Commands:
   help            this text
   moves           list the legal moves
@@ -537,7 +540,7 @@ Commands:
   fen <position>  set a position: PDN FEN (W:W21-32:B1-12) or a Hub string
   fen             show the current position as FEN
   time <seconds>  set the engine's thinking time per move
-  go              the engine plays the side to move now (you take the other side)
+  go              the engine moves now for the side to move (you switch sides)
   hint, analyse   ask the engine for the best move here
   quit            leave";
 

@@ -163,10 +163,13 @@ fn go_swaps_sides() {
 #[test]
 fn hint_time_and_other_commands() {
     let (mut g, _) = game("W:W22:B18", Color::White);
-    let (text, _) = feed(&mut g, &["hint", "moves", "help"]);
+    let (text, _) = feed(&mut g, &["hint", "moves", "help", "board"]);
     assert!(text.contains("Hint: 22x13 (win in 1)."), "{text}");
     assert!(text.contains("Legal moves:\n  22x13"), "{text}");
     assert!(text.contains("take back your last move"), "{text}");
+    let unprompted = |l: &str| l.split_once("> ").map_or(l, |(_, r)| r).len();
+    assert!(text.lines().all(|l| unprompted(l) <= 80), "{text}");
+    assert!(text.contains("White (you, 1 piece)"), "{text}");
     let (text, _) = feed(
         &mut g,
         &["time 0", "time abc", "time 0.5", "time", "dance", ""],
