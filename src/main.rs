@@ -29,6 +29,9 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
         Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
         Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, out)),
+        Some(Command::Play(args)) => {
+            write_exit(|out| cli::play::run(&args, std::io::stdin().lock(), out))
+        }
     }
 }
 

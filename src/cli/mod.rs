@@ -2,9 +2,11 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod board_view;
 pub mod matchcmd;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod tune;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +34,8 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Search fixed positions to a fixed depth; prints the node signature and speed.
     Bench(bench::BenchArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
     /// Analyse FEN lines or PDN games; one JSON object per position on stdout.
     Analyse(analyse::AnalyseArgs),
     /// Fit the evaluation weights to the results of PDN games (Texel's method).

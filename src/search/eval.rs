@@ -356,10 +356,22 @@ mod tests {
     }
 
     #[test]
-    fn runaway_man_is_worth_more() {
-        let free = Position::parse("W:W18:B29").unwrap();
-        let blocked = Position::parse("W:W18:B6,29").unwrap();
-        assert!(evaluate(&free, EvalStyle::Full) > 50);
-        assert!(evaluate(&free, EvalStyle::Full) > evaluate(&blocked, EvalStyle::Full) + 100 - 60);
+    fn runaway_men() {
+        let w = &WEIGHTS;
+        // White's man on 18 has nothing ahead of it; Black's man on 12 is out of its way.
+        let free = Position::parse("W:W18:B12").unwrap();
+        assert_eq!(
+            runaways(&free, Color::White, w),
+            w.runaway - 4 * w.runaway_step
+        );
+        // A black man on 6 stands in its cone; a black king can always chase it.
+        assert_eq!(
+            runaways(&Position::parse("W:W18:B6").unwrap(), Color::White, w),
+            0
+        );
+        assert_eq!(
+            runaways(&Position::parse("W:W18:BK32").unwrap(), Color::White, w),
+            0
+        );
     }
 }

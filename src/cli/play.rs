@@ -1,0 +1,705 @@
+//! `damiera play [--color white|black] [--time S] [--fen F]`: a person plays the engine in
+//! a terminal. [`ConsoleGame`] is the whole game as a state machine driven by text lines,
+//! so tests feed it strings; [`run`] connects it to stdin and stdout.
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use super::board_view;
+use crate::board::{Color, Move, Position};
+use crate::movegen::{legal_moves, parse_move, path_text, sort_moves};
+use crate::search::score::{in_men, plies_to_end};
+use crate::search::{
+    Limits, SearchContext, SearchControl, SearchInfo, SearchResult, Style, TranspositionTable,
+    search,
+};
+
+/// Longest thinking time accepted, in seconds.
+const MAX_TIME: f64 = 3600.0;
+/// Transposition table size for the console engine, MiB.
+const TT_MIB: usize = 64;
+/// Least time between two printed analysis lines (the last one is always printed).
+const INFO_INTERVAL: Duration = Duration::from_millis(100);
+/// Screen width the text is wrapped to.
+const WIDTH: usize = 78;
+
+/// A side, as `--color` takes it.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum Side {
+    /// White: moves first, starts on 21-32.
+    White,
+    /// Black: starts on 1-12.
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// Arguments of `play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Your side.
+    #[arg(long, value_enum, default_value = "white")]
+    pub color: Side,
+    /// Seconds the engine thinks per move.
+    #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
+    pub time: f64,
+    /// Starting position (PDN FEN or Hub position string); the initial position by default.
+    #[arg(long, value_parser = super::parse_position)]
+    pub fen: Option<Position>,
+    /// Fixed search depth instead of a time per move (reproducible; for tests).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+}
+
+/// Parses a thinking time in seconds: a number above 0 and at most an hour.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= MAX_TIME => Ok(t),
+        _ => Err(format!(
+            "time {text:?} is not a number of seconds above 0 and at most {MAX_TIME}"
+        )),
+    }
+}
+
+/// How long the engine thinks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Think {
+    /// Seconds per move.
+    Time(f64),
+    /// A fixed depth (deterministic).
+    Depth(u32),
+}
+
+impl Think {
+    fn limits(self) -> Limits {
+        match self {
+            Think::Time(t) => Limits::move_time(t),
+            Think::Depth(d) => Limits::depth(d),
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Think::Time(t) => format!("{t} s a move"),
+            Think::Depth(d) => format!("depth {d}"),
+        }
+    }
+}
+
+/// What the caller does after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// The person quit.
+    Quit,
+}
+
+/// One move of the game, with the position it was played in.
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    before: Position,
+    mv: Move,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// The side to move has no legal move: it lost.
+    Lost(Color),
+    /// The same position arose three times.
+    Repetition,
+}
+
+/// A game between a person and the engine, driven by text lines.
+pub struct ConsoleGame {
+    pos: Position,
+    plies: Vec<Ply>,
+    human: Color,
+    flipped: bool,
+    think: Think,
+    tt: TranspositionTable,
+}
+
+impl ConsoleGame {
+    /// A game from `start` with the person playing `human`.
+    pub fn new(start: Position, human: Color, think: Think) -> ConsoleGame {
+        ConsoleGame {
+            pos: start,
+            plies: Vec::new(),
+            human,
+            flipped: false,
+            think,
+            tt: TranspositionTable::new(TT_MIB),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.pos
+    }
+
+    /// The person's side.
+    pub fn human(&self) -> Color {
+        self.human
+    }
+
+    /// Greets the person, shows the board and lets the engine move if it starts.
+    pub fn begin(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        writeln!(out, "Damiera - Italian draughts (FID rules, 8x8).")?;
+        writeln!(
+            out,
+            "You play {}; the engine plays {} ({}).",
+            name(self.human),
+            name(self.human.opponent()),
+            self.think.describe()
+        )?;
+        writeln!(
+            out,
+            "Type a move as its squares: 22-19, or 29x22x15 for a capture (every landing\n\
+             square; 29x15 is enough when only one capture fits). Type 'help' for commands."
+        )?;
+        self.after_change(out)
+    }
+
+    /// Handles one line typed by the person: a move or a command.
+    pub fn handle(&mut self, line: &str, out: &mut impl Write) -> std::io::Result<Flow> {
+        let line = line.trim();
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "" => self.prompt(out)?,
+            "quit" | "exit" | "q" => {
+                writeln!(out, "Goodbye.")?;
+                return Ok(Flow::Quit);
+            }
+            "help" | "?" | "h" => self.help(out)?,
+            "moves" => self.show_moves(out)?,
+            "board" => self.show(out)?,
+            "undo" | "u" => self.undo(out)?,
+            "flip" => self.flip(out)?,
+            "new" => self.new_game(out)?,
+            "fen" => self.set_position(rest, out)?,
+            "time" => self.set_time(rest, out)?,
+            "go" => self.go(out)?,
+            "analyse" | "analyze" | "hint" => self.hint(out)?,
+            _ if word.starts_with(|c: char| c.is_ascii_digit()) => self.human_move(line, out)?,
+            _ => {
+                writeln!(
+                    out,
+                    "Unknown command {word:?}. Type 'help' for the commands."
+                )?;
+                self.prompt(out)?;
+            }
+        }
+        out.flush()?;
+        Ok(Flow::Continue)
+    }
+
+    fn help(&self, out: &mut impl Write) -> std::io::Result<()> {
+        writeln!(out, "{HELP}")?;
+        self.prompt(out)
+    }
+
+    fn show_moves(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let moves = sorted_move_texts(&self.pos);
+        if moves.is_empty() {
+            writeln!(out, "{} has no legal move.", name(self.pos.side_to_move()))?;
+        } else {
+            writeln!(out, "Legal moves:")?;
+            writeln!(out, "{}", board_view::wrap(&moves, "  ", WIDTH))?;
+        }
+        self.prompt(out)
+    }
+
+    fn flip(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        self.flipped = !self.flipped;
+        writeln!(out, "Board turned: {} at the bottom.", name(self.bottom()))?;
+        self.show(out)
+    }
+
+    fn new_game(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        self.reset(Position::start());
+        writeln!(out, "New game. You play {}.", name(self.human))?;
+        self.after_change(out)
+    }
+
+    fn set_position(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
+        if text.is_empty() {
+            writeln!(out, "Position: {}", self.pos.to_fen())?;
+            return self.prompt(out);
+        }
+        match Position::parse(text) {
+            Ok(pos) => {
+                self.reset(pos);
+                writeln!(out, "Position set. You play {}.", name(self.human))?;
+                self.after_change(out)
+            }
+            Err(e) => {
+                writeln!(out, "Cannot set the position: {e}.")?;
+                self.prompt(out)
+            }
+        }
+    }
+
+    fn reset(&mut self, pos: Position) {
+        self.pos = pos;
+        self.plies.clear();
+        self.tt.clear();
+    }
+
+    fn set_time(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
+        if text.is_empty() {
+            writeln!(out, "The engine thinks {}.", self.think.describe())?;
+            return self.prompt(out);
+        }
+        match parse_seconds(text) {
+            Ok(t) => {
+                self.think = Think::Time(t);
+                writeln!(out, "The engine now thinks {}.", self.think.describe())?;
+            }
+            Err(e) => writeln!(out, "{e}.")?,
+        }
+        self.prompt(out)
+    }
+
+    /// Takes back the person's last move and the engine's reply to it.
+    fn undo(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        let count = if self.pos.side_to_move() == self.human {
+            2
+        } else {
+            1
+        };
+        if self.plies.len() < count {
+            writeln!(out, "Nothing to take back.")?;
+            return self.prompt(out);
+        }
+        let keep = self.plies.len() - count;
+        self.pos = self.plies[keep].before;
+        self.plies.truncate(keep);
+        writeln!(out, "Took back {count} move(s).")?;
+        self.show(out)
+    }
+
+    /// The engine takes the side to move; the person the other side.
+    fn go(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        if let Some(outcome) = self.outcome() {
+            self.announce(outcome, out)?;
+            return self.prompt(out);
+        }
+        let engine = self.pos.side_to_move();
+        if self.human == engine {
+            self.human = engine.opponent();
+            writeln!(out, "Sides swapped: you now play {}.", name(self.human))?;
+        }
+        self.after_change(out)
+    }
+
+    fn hint(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        if let Some(outcome) = self.outcome() {
+            self.announce(outcome, out)?;
+            return self.prompt(out);
+        }
+        let result = self.think(out)?;
+        if let Some(best) = result.best {
+            writeln!(
+                out,
+                "Hint: {} ({}).",
+                path_text(&self.pos, best),
+                score_text(result.score)
+            )?;
+        }
+        self.prompt(out)
+    }
+
+    fn human_move(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
+        if let Some(outcome) = self.outcome() {
+            self.announce(outcome, out)?;
+            writeln!(out, "Type 'new', 'undo' or 'fen <position>' to go on.")?;
+            return self.prompt(out);
+        }
+        if self.pos.side_to_move() != self.human {
+            writeln!(out, "It is the engine's turn; type 'go'.")?;
+            return self.prompt(out);
+        }
+        match parse_move(&self.pos, text) {
+            Ok(mv) => {
+                self.play(mv);
+                self.after_change(out)
+            }
+            Err(e) => {
+                let words: Vec<String> = capitalize(&format!("{e}."))
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect();
+                writeln!(out, "{}", board_view::wrap(&words, "", WIDTH))?;
+                self.prompt(out)
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.plies.push(Ply {
+            before: self.pos,
+            mv,
+        });
+        self.pos = self.pos.play(mv);
+    }
+
+    /// After the position changed: the engine replies while it is its turn, then the board
+    /// and the prompt (or the result) are shown.
+    fn after_change(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        if self.outcome().is_none() && self.pos.side_to_move() != self.human {
+            self.show_board(out)?;
+            self.engine_move(out)?;
+        }
+        self.show(out)
+    }
+
+    fn engine_move(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        let result = self.think(out)?;
+        match result.best {
+            Some(mv) => {
+                writeln!(
+                    out,
+                    "Damiera plays {} ({}).",
+                    path_text(&self.pos, mv),
+                    score_text(result.score)
+                )?;
+                self.play(mv);
+            }
+            None => writeln!(out, "Damiera has no move.")?,
+        }
+        Ok(())
+    }
+
+    /// Searches the current position, printing analysis lines as it goes.
+    fn think(&mut self, out: &mut impl Write) -> std::io::Result<SearchResult> {
+        let side = self.pos.side_to_move();
+        writeln!(
+            out,
+            "Thinking for {} ({}); scores in men, + is good for {}:",
+            name(side),
+            self.think.describe(),
+            name(side)
+        )?;
+        out.flush()?;
+        let control = SearchControl::new();
+        let ctx = SearchContext {
+            tt: &self.tt,
+            control: &control,
+            style: Style::FULL,
+            threads: 1,
+        };
+        let history = self.repetition_history();
+        let mut printer = InfoPrinter::new(self.pos, out);
+        let result = search(&self.pos, &history, &self.think.limits(), &ctx, |info| {
+            printer.info(info)
+        });
+        printer.finish()?;
+        Ok(result)
+    }
+
+    /// Keys of the positions since the last irreversible move (a capture or a man's move),
+    /// oldest first, the current one excluded.
+    fn repetition_history(&self) -> Vec<u64> {
+        let mut keys: Vec<u64> = Vec::new();
+        for ply in self.plies.iter().rev() {
+            keys.push(ply.before.key());
+            if is_irreversible(ply) {
+                break;
+            }
+        }
+        keys.reverse();
+        keys
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if legal_moves(&self.pos).is_empty() {
+            return Some(Outcome::Lost(self.pos.side_to_move()));
+        }
+        let key = self.pos.key();
+        let seen = self.plies.iter().filter(|p| p.before.key() == key).count();
+        (seen + 1 >= 3).then_some(Outcome::Repetition)
+    }
+
+    fn announce(&self, outcome: Outcome, out: &mut impl Write) -> std::io::Result<()> {
+        match outcome {
+            Outcome::Lost(side) => {
+                let winner = side.opponent();
+                let who = if winner == self.human {
+                    "You win!"
+                } else {
+                    "Damiera wins."
+                };
+                writeln!(
+                    out,
+                    "Game over: {} has no legal move, {} wins. {who}",
+                    name(side),
+                    name(winner)
+                )
+            }
+            Outcome::Repetition => writeln!(
+                out,
+                "Game over: draw by repetition (the same position three times)."
+            ),
+        }
+    }
+
+    /// The board and the prompt.
+    fn show(&self, out: &mut impl Write) -> std::io::Result<()> {
+        self.show_board(out)?;
+        self.prompt(out)
+    }
+
+    /// The board, the last move, whose turn it is and, on the person's turn, the legal
+    /// moves (or the result when the game is over).
+    fn show_board(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let bottom = self.bottom();
+        writeln!(out)?;
+        writeln!(out, "      {}", self.player_label(bottom.opponent()))?;
+        write!(out, "{}", board_view::render(&self.pos, bottom))?;
+        writeln!(out, "      {}", self.player_label(bottom))?;
+        if let Some(last) = self.plies.last() {
+            writeln!(
+                out,
+                "Last move: {} {}",
+                name(last.before.side_to_move()),
+                path_text(&last.before, last.mv)
+            )?;
+        }
+        let side = self.pos.side_to_move();
+        match self.outcome() {
+            Some(outcome) => self.announce(outcome, out),
+            None if side == self.human => {
+                writeln!(out, "{} to move. Legal moves:", name(side))?;
+                let moves = sorted_move_texts(&self.pos);
+                writeln!(out, "{}", board_view::wrap(&moves, "  ", WIDTH))
+            }
+            None => writeln!(out, "{} (Damiera) to move.", name(side)),
+        }
+    }
+
+    /// The side shown at the bottom of the board.
+    fn bottom(&self) -> Color {
+        if self.flipped {
+            self.human.opponent()
+        } else {
+            self.human
+        }
+    }
+
+    fn player_label(&self, side: Color) -> String {
+        let who = if side == self.human { "you" } else { "Damiera" };
+        let count = self.pos.count(side);
+        let plural = if count == 1 { "" } else { "s" };
+        format!("{} ({who}, {count} piece{plural})", name(side))
+    }
+
+    fn prompt(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let text = match self.outcome() {
+            Some(_) => "Game over - new, undo, fen, help or quit",
+            None if self.pos.side_to_move() == self.human => "Your move",
+            None => "Engine to move - type go",
+        };
+        write!(out, "{text}> ")?;
+        out.flush()
+    }
+
+    /// Moves played since the start position, in path form.
+    pub fn move_texts(&self) -> Vec<String> {
+        self.plies
+            .iter()
+            .map(|p| path_text(&p.before, p.mv))
+            .collect()
+    }
+}
+
+const HELP: &str = "\
+Moves: type the squares, e.g. 22-19, or 29x22x15 for a capture (every landing
+  square). The Hub form (19x10x14: from, to, captured squares) works too, and
+  a short from-to (29x15) when only one capture fits.
+Commands:
+  help            this text
+  moves           list the legal moves
+  board           show the board again
+  undo            take back your last move (and the engine's reply)
+  flip            turn the board around
+  new             start a new game (you keep your side)
+  fen <position>  set a position: PDN FEN (W:W21-32:B1-12) or a Hub string
+  fen             show the current position as FEN
+  time <seconds>  set the engine's thinking time per move
+  go              the engine moves now for the side to move (you switch sides)
+  hint, analyse   ask the engine for the best move here
+  quit            leave";
+
+/// Prints the search's iterations, at most one per [`INFO_INTERVAL`] plus the last one.
+struct InfoPrinter<'a, W: Write> {
+    pos: Position,
+    out: &'a mut W,
+    last_printed: Option<Instant>,
+    pending: Option<String>,
+    error: Option<std::io::Error>,
+}
+
+impl<'a, W: Write> InfoPrinter<'a, W> {
+    fn new(pos: Position, out: &'a mut W) -> Self {
+        InfoPrinter {
+            pos,
+            out,
+            last_printed: None,
+            pending: None,
+            error: None,
+        }
+    }
+
+    fn info(&mut self, info: &SearchInfo) {
+        let line = info_line(&self.pos, info);
+        let due = self
+            .last_printed
+            .is_none_or(|t| t.elapsed() >= INFO_INTERVAL);
+        if due {
+            self.write(&line);
+            self.pending = None;
+        } else {
+            self.pending = Some(line);
+        }
+    }
+
+    fn write(&mut self, line: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let result = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
+        self.error = result.err();
+        self.last_printed = Some(Instant::now());
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        if let Some(line) = self.pending.take() {
+            self.write(&line);
+        }
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
+/// One analysis line, as much of the variation as fits the screen:
+/// `  depth  7  score  +0.25  nodes    12345   0.12 s  22-19 11-15 ...`.
+fn info_line(pos: &Position, info: &SearchInfo) -> String {
+    let mut line = format!(
+        "  depth {:>2}  score {:>6}  nodes {:>8}  {:>5.2} s ",
+        info.depth,
+        score_text(info.score),
+        info.nodes,
+        info.time.as_secs_f64(),
+    );
+    for word in pv_texts(pos, &info.pv) {
+        if line.len() + 1 + word.len() > WIDTH {
+            break;
+        }
+        line.push(' ');
+        line.push_str(&word);
+    }
+    line
+}
+
+/// A principal variation in path form; stops at the first move that is not legal.
+fn pv_texts(pos: &Position, pv: &[Move]) -> Vec<String> {
+    let mut pos = *pos;
+    let mut words = Vec::new();
+    for &mv in pv {
+        if !legal_moves(&pos).contains(&mv) {
+            break;
+        }
+        words.push(path_text(&pos, mv));
+        pos = pos.play(mv);
+    }
+    words
+}
+
+/// A score for people: `+0.25`, or `win in 7` / `loss in 4` (plies) when proven.
+fn score_text(score: i32) -> String {
+    match plies_to_end(score) {
+        Some(n) if n >= 0 => format!("win in {n}"),
+        Some(n) => format!("loss in {}", -n),
+        None => format!("{:+.2}", in_men(score)),
+    }
+}
+
+/// The legal moves in path form, sorted by their squares.
+fn sorted_move_texts(pos: &Position) -> Vec<String> {
+    let mut moves = legal_moves(pos).to_vec();
+    sort_moves(&mut moves);
+    moves.iter().map(|&m| path_text(pos, m)).collect()
+}
+
+/// Whether a move can never be undone on the board: a capture or a man's move.
+fn is_irreversible(ply: &Ply) -> bool {
+    ply.mv.is_capture()
+        || ply
+            .before
+            .piece_at(ply.mv.from())
+            .is_none_or(|piece| !piece.king)
+}
+
+fn name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Plays a game on `input` and `out` until `quit` or the end of the input.
+pub fn run(args: &PlayArgs, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+    let think = match args.depth {
+        Some(d) => Think::Depth(d),
+        None => Think::Time(args.time),
+    };
+    let start = args.fen.unwrap_or_else(Position::start);
+    let mut game = ConsoleGame::new(start, args.color.into(), think);
+    game.begin(out)?;
+    play_lines(&mut game, input, out)
+}
+
+/// Feeds input lines to the game; invalid UTF-8 is replaced, never fatal.
+fn play_lines(
+    game: &mut ConsoleGame,
+    mut input: impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            writeln!(out)?;
+            writeln!(out, "End of input. Goodbye.")?;
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if game.handle(&line, out)? == Flow::Quit {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
