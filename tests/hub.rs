@@ -420,7 +420,7 @@ fn malformed_lines_get_errors_and_change_nothing() {
         "level nodes=1e3",
         "level move-time=abc",
         "level move-time=inf",
-        "level time=-5",
+        "level time=abc",
         "level time=nan",
         "level moves=10",
         "level inc=1",

@@ -427,7 +427,9 @@ fn build_pos(args: &Args<'_>) -> Result<Command, String> {
 
 fn build_clock(args: &Args<'_>) -> Result<Option<Clock>, String> {
     let moves = args.number::<u32>("moves")?;
-    let time = args.non_negative("time")?;
+    // `time` may be negative: clients that send their clock minus the increment (as
+    // pydraughts does) go below zero when the clock is under one increment.
+    let time = args.real("time")?;
     let inc = args.non_negative("inc")?;
     match time {
         Some(time) => Ok(Some(Clock {

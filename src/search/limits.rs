@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 /// A game clock for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
-    /// Time left, in seconds.
+    /// Time left before this move's increment, in seconds (negative when the clock is
+    /// under one increment); `time + inc` is available for the move.
     pub time: f64,
     /// Increment per move, in seconds.
     pub inc: f64,
@@ -112,7 +113,7 @@ fn secs(t: f64) -> Duration {
 /// (pydraughts, for one, sends its clock minus the increment).
 fn clock_budget(clock: &Clock) -> Budget {
     let inc = secs(clock.inc);
-    let left = secs(clock.time) + inc;
+    let left = secs(clock.time + clock.inc);
     let moves_left = clock.moves_to_go.map_or(30, |m| m.clamp(1, 30));
     let reserve = OVERHEAD * 2 + left / 50;
     let usable = left.saturating_sub(reserve);
@@ -192,6 +193,25 @@ mod tests {
         });
         assert!(b.hard <= Duration::from_millis(940), "{b:?}");
         assert!(b.soft >= Duration::from_millis(400), "{b:?}");
+    }
+
+    #[test]
+    fn negative_time_means_less_than_one_increment_left() {
+        let b = clock_budget(&Clock {
+            time: -0.05,
+            inc: 0.1,
+            moves_to_go: None,
+        });
+        assert!(
+            b.hard <= Duration::from_millis(50) && b.soft <= b.hard,
+            "{b:?}"
+        );
+        let gone = clock_budget(&Clock {
+            time: -1.0,
+            inc: 0.1,
+            moves_to_go: None,
+        });
+        assert_eq!(gone.hard, Duration::from_millis(1));
     }
 
     #[test]

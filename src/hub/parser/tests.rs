@@ -344,3 +344,16 @@ fn protocol_md_transcripts_agree_with_parser() {
     }
     assert!(checked >= 10, "only {checked} transcript lines checked");
 }
+
+#[test]
+fn negative_clock_time_is_accepted() {
+    // pydraughts sends its clock minus the increment, below zero near the end.
+    match ok("level time=-0.05 inc=0.1") {
+        Command::Level(level) => {
+            let clock = level.clock.expect("a clock");
+            assert_eq!((clock.time, clock.inc), (-0.05, 0.1));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(err("level time=0.5 inc=-0.1").contains("inc"));
+}
