@@ -160,9 +160,18 @@ fn rejects(args: &[&str], needle: &str) {
 
 #[test]
 fn bad_command_lines_exit_2_with_one_line() {
-    rejects(&["--engine", "cmd=x"], "exactly two --engine");
-    rejects(&[], "exactly two --engine");
-    rejects(&["--engine", "cmd=x", "--engine", "name=y"], "missing cmd");
+    rejects(&["--engine", "cmd=x"], "exactly two engines");
+    rejects(&[], "exactly two engines");
+    rejects(&["--engine", "name=y", "--engine", "name=z"], "missing cmd");
+    // Words after one --engine up to the next cmd= belong to the same engine.
+    rejects(
+        &["--engine", "cmd=x", "--engine", "name=y"],
+        "exactly two engines",
+    );
+    rejects(
+        &["--engine", "cmd=x", "bogus=1", "--engine", "cmd=y"],
+        "unknown key",
+    );
     rejects(
         &["--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"],
         "--tc",

@@ -33,10 +33,11 @@ line loses the game (PDN Termination tag says why) and is restarted.";
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub struct MatchArgs {
-    /// An engine, as one argument: "cmd=<command> [name=<name>] [option.<param>=<value>]...",
-    /// split on blanks with '...' or "..." grouping, e.g.
-    /// --engine "cmd='python3 e.py --fast' name=A option.threads=2". Give exactly two.
-    #[arg(long, action = ArgAction::Append, value_name = "SPEC")]
+    /// An engine: cmd=<command> [name=<name>] [option.<param>=<value>]..., as separate
+    /// words (--engine cmd=./damiera name=A option.threads=2) or as one quoted argument
+    /// split on blanks with '...' or "..." grouping (--engine "cmd='python3 e.py' name=B").
+    /// Each engine's words start with cmd=. Give exactly two.
+    #[arg(long, action = ArgAction::Append, num_args = 1.., value_name = "SPEC")]
     pub engine: Vec<String>,
     /// Start positions: one FEN (or Hub string) a line, or a .pdn file whose games
     /// (FEN tag plus moves) give them. Default: every distinct position after 3 plies.
@@ -121,15 +122,46 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Parses one `--engine` value into a spec; `index` names it by default.
-pub fn parse_engine(text: &str, index: usize) -> Result<EngineSpec, String> {
-    let words = split_command(text).map_err(|e| format!("--engine: {e}"))?;
+/// Groups the words given after `--engine` into one word list per engine: a value that
+/// splits into `KEY=VALUE` words is a whole spec; any other value is one word; a new
+/// engine starts at each `cmd=` word once the current one has its command.
+pub fn group_engine_words(values: &[String]) -> Result<Vec<Vec<String>>, String> {
+    let mut engines: Vec<Vec<String>> = Vec::new();
+    for value in values {
+        let split = split_command(value).map_err(|e| format!("--engine: {e}"))?;
+        let words = if split.len() > 1 && split.iter().all(|w| is_spec_word(w)) {
+            split
+        } else {
+            vec![value.clone()]
+        };
+        for word in words {
+            let starts_engine = word.starts_with("cmd=");
+            match engines.last_mut() {
+                Some(current)
+                    if !(starts_engine && current.iter().any(|w| w.starts_with("cmd="))) =>
+                {
+                    current.push(word)
+                }
+                _ => engines.push(vec![word]),
+            }
+        }
+    }
+    Ok(engines)
+}
+
+fn is_spec_word(word: &str) -> bool {
+    word.split_once('=')
+        .is_some_and(|(k, _)| k == "cmd" || k == "name" || k.starts_with("option."))
+}
+
+/// Parses one engine's words into a spec; `index` names it by default.
+pub fn parse_engine(words: &[String], index: usize) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec {
         name: format!("Engine{}", ["A", "B"].get(index).unwrap_or(&"X")),
         command: Vec::new(),
         options: Vec::new(),
     };
-    for word in &words {
+    for word in words {
         let Some((key, value)) = word.split_once('=') else {
             return Err(format!("--engine: expected KEY=VALUE, got {word:?}"));
         };
@@ -176,14 +208,17 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
 
 /// Builds the match configuration; `Err` is a usage error (exit status 2).
 pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
-    if args.engine.len() != 2 {
-        return Err(format!(
-            "match needs exactly two --engine, got {}",
-            args.engine.len()
-        ));
-    }
-    let a = parse_engine(&args.engine[0], 0)?;
-    let mut b = parse_engine(&args.engine[1], 1)?;
+    let specs = group_engine_words(&args.engine)?
+        .iter()
+        .enumerate()
+        .map(|(i, words)| parse_engine(words, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let [a, mut b]: [EngineSpec; 2] = specs.try_into().map_err(|specs: Vec<EngineSpec>| {
+        format!(
+            "match needs exactly two engines (--engine cmd=...), got {}",
+            specs.len()
+        )
+    })?;
     if a.name == b.name {
         b.name.push_str("-2");
     }
@@ -335,10 +370,6 @@ mod tests {
         text.split('|').map(str::to_string).collect()
     }
 
-    fn words_engine(text: &str) -> String {
-        text.replace('|', " ")
-    }
-
     #[test]
     fn time_controls() {
         assert_eq!(parse_tc("10+0.1"), Ok((10.0, 0.1)));
@@ -349,25 +380,46 @@ mod tests {
         assert!(parse_tc("10+x").is_err());
     }
 
+    fn engine_words(values: &[&str]) -> Vec<Vec<String>> {
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        group_engine_words(&values).unwrap()
+    }
+
     #[test]
     fn engine_specs() {
-        let spec = parse_engine("cmd='python3 \"a b.py\" -x' name=Foo option.threads=2", 0);
+        let quoted = engine_words(&["cmd='python3 \"a b.py\" -x' name=Foo option.threads=2"]);
+        let spec = parse_engine(&quoted[0], 0);
+        let expected = EngineSpec {
+            name: "Foo".into(),
+            command: vec!["python3".into(), "a b.py".into(), "-x".into()],
+            options: vec![("threads".into(), "2".into())],
+        };
+        assert_eq!(spec, Ok(expected.clone()));
+        // The same as separate shell words, after `--engine cmd=... name=... option...`.
+        let separate = engine_words(&["cmd=python3 'a b.py' -x", "name=Foo", "option.threads=2"]);
+        assert_eq!(parse_engine(&separate[0], 0), Ok(expected));
         assert_eq!(
-            spec,
-            Ok(EngineSpec {
-                name: "Foo".into(),
-                command: vec!["python3".into(), "a b.py".into(), "-x".into()],
-                options: vec![("threads".into(), "2".into())],
-            })
-        );
-        assert_eq!(
-            parse_engine(&words_engine("cmd=x"), 1).map(|s| s.name),
+            parse_engine(&engine_words(&["cmd=x"])[0], 1).map(|s| s.name),
             Ok("EngineB".into())
         );
-        assert!(parse_engine(&words_engine("name=Foo"), 0).is_err());
-        assert!(parse_engine(&words_engine("cmd=x|bogus=1"), 0).is_err());
-        assert!(parse_engine(&words_engine("cmd=x|option.=1"), 0).is_err());
-        assert!(parse_engine(&words_engine("cmd=x|plain"), 0).is_err());
+        assert!(parse_engine(&engine_words(&["name=Foo"])[0], 0).is_err());
+        assert!(parse_engine(&engine_words(&["cmd=x", "bogus=1"])[0], 0).is_err());
+        assert!(parse_engine(&engine_words(&["cmd=x", "option.=1"])[0], 0).is_err());
+        assert!(parse_engine(&engine_words(&["cmd=x", "plain"])[0], 0).is_err());
+    }
+
+    #[test]
+    fn engines_are_grouped_at_each_cmd() {
+        let groups = engine_words(&["cmd=./a", "name=A", "cmd=./b", "option.threads=2"]);
+        assert_eq!(
+            groups,
+            vec![
+                vec!["cmd=./a".to_string(), "name=A".into()],
+                vec!["cmd=./b".into(), "option.threads=2".into()]
+            ]
+        );
+        let quoted = engine_words(&["cmd=./a name=A", "cmd='./b --x' name=B"]);
+        assert_eq!(quoted.len(), 2);
     }
 
     #[test]
