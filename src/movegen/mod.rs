@@ -70,6 +70,14 @@ pub fn has_capture(pos: &Position) -> bool {
     }
 }
 
+/// Whether the opponent of the side to move could capture if it were its turn.
+pub fn opponent_threatens(pos: &Position) -> bool {
+    match pos.side_to_move() {
+        Color::White => capture::capturers::<false>(pos) != 0,
+        Color::Black => capture::capturers::<true>(pos) != 0,
+    }
+}
+
 /// Number of legal moves (or, with `paths`, of capture paths) without making them.
 #[inline]
 pub fn count_legal(pos: &Position, paths: bool) -> u64 {

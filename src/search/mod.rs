@@ -36,6 +36,8 @@ pub struct Style {
     pub ordering: bool,
     /// Aspiration windows.
     pub aspiration: bool,
+    /// Quiescence looks one move further where the opponent threatens a capture.
+    pub threats: bool,
 }
 
 impl Style {
@@ -47,6 +49,7 @@ impl Style {
         lmr: true,
         ordering: true,
         aspiration: true,
+        threats: true,
     };
     /// Plain alpha-beta with a material evaluation.
     pub const BASELINE: Style = Style {
@@ -56,6 +59,7 @@ impl Style {
         lmr: false,
         ordering: false,
         aspiration: false,
+        threats: false,
     };
 }
 

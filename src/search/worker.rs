@@ -9,7 +9,7 @@ use super::score::{INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
-use crate::movegen::{MAX_MOVES, MoveList, generate_into};
+use crate::movegen::{MAX_MOVES, MoveList, generate_into, opponent_threatens};
 
 /// The reversible run after `mv`: one more after a king's quiet move, else zero.
 fn next_run(pos: &Position, mv: Move, run: usize) -> usize {
@@ -175,7 +175,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.pv_len[ply] = 0;
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, alpha, beta, ply, true);
         }
         self.count_node();
         if self.stopped {
@@ -327,7 +327,16 @@ impl<'a> Worker<'a> {
     }
 
     /// Captures only (they are compulsory); stands pat only when no capture is pending.
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// A quiet position where the opponent threatens a capture is not quiet enough for
+    /// the static evaluation: once per line, every move there is searched instead.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        may_extend: bool,
+    ) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
@@ -337,14 +346,18 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        if !moves[0].is_capture() || ply >= MAX_PLY {
+        let quiet = !moves[0].is_capture();
+        if ply >= MAX_PLY
+            || (quiet && !(may_extend && self.style.threats && opponent_threatens(pos)))
+        {
             self.leaf_ply_sum += ply as u64;
             self.leaf_count += 1;
             return evaluate(pos, self.style.eval);
         }
+        let may_extend = may_extend && !quiet;
         let mut best = -INFINITY;
         for &mv in moves.iter() {
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, may_extend);
             if self.stopped {
                 return 0;
             }
