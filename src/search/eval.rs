@@ -114,19 +114,19 @@ impl Weights {
 /// The weights in use.
 pub const WEIGHTS: Weights = Weights {
     man: 100,
-    king: 230,
-    advance_open: [0, 1, 2, 3, 4, 5, 6],
-    advance_end: [0, 4, 8, 13, 19, 27, 38],
-    back_row: 6,
-    centre_man: 4,
-    centre_king: 8,
-    edge_king: -6,
-    runaway: 70,
-    runaway_step: 8,
-    mobility: 2,
+    king: 185,
+    advance_open: [0, 4, -8, -5, 5, 9, 6],
+    advance_end: [0, 4, 1, 19, 29, 33, 54],
+    back_row: 50,
+    centre_man: -1,
+    centre_king: 7,
+    edge_king: 0,
+    runaway: 27,
+    runaway_step: 12,
+    mobility: 6,
 };
 
-/// Material weights of the baseline.
+/// The king's value in the material-only baseline (the first version's guess).
 const MATERIAL_KING: i32 = 230;
 
 /// Evaluates `pos` for the side to move.
