@@ -8,9 +8,8 @@
 use std::sync::OnceLock;
 
 use super::score::EVAL_LIMIT;
-use crate::board::bitboard::{ALL_DIRECTIONS, BOARD, Bitboard, bits, step};
+use crate::board::bitboard::{ALL_DIRECTIONS, Bitboard, bits, step};
 use crate::board::{Color, Position, Square};
-use crate::movegen::has_capture;
 
 /// Which evaluation to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -310,13 +309,7 @@ fn scale_endgame(pos: &Position, raw: i32) -> i32 {
     {
         return raw / 8;
     }
-    let _ = BOARD;
     raw
-}
-
-/// Whether the position is quiet for evaluation purposes (no capture pending).
-pub fn is_quiet(pos: &Position) -> bool {
-    !has_capture(pos)
 }
 
 #[cfg(test)]
