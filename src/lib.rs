@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod egdb;
 pub mod engine;
 pub mod hub;
 pub mod matchrun;

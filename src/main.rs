@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         None | Some(Command::Hub) => exit_code(damiera::hub::session::run_stdio()),
         Some(Command::Match(args)) => cli::matchcmd::main(&args),
         Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, out)),
+        Some(Command::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
         Some(Command::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
         Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
         Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),

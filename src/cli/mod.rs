@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod board_view;
+pub mod egdb;
 pub mod matchcmd;
 pub mod moves;
 pub mod perft;
@@ -42,6 +43,8 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Play an engine-vs-engine match between two Hub engines.
     Match(Box<matchcmd::MatchArgs>),
+    /// Endgame databases: build, verify, info, probe.
+    Egdb(egdb::EgdbArgs),
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.

@@ -1,0 +1,293 @@
+//! `damiera egdb build|verify|info|probe`: the endgame databases from the command line.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::board::Position;
+use crate::egdb::{self, BuildEvent, Egdb, Material, Outcome};
+
+use super::CliError;
+
+/// Arguments of `egdb`.
+#[derive(Args, Debug)]
+pub struct EgdbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: EgdbAction,
+}
+
+/// Where the databases live (default: `$XDG_DATA_HOME/damiera/egdb`).
+#[derive(Args, Debug, Clone)]
+pub struct DirArg {
+    /// Database directory [default: $XDG_DATA_HOME/damiera/egdb, i.e. ~/.local/share/damiera/egdb].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+impl DirArg {
+    fn path(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(egdb::default_dir)
+    }
+}
+
+/// The `egdb` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum EgdbAction {
+    /// Solve every class of up to N pieces by retrograde analysis (resumable: sound files
+    /// already there are kept; each class is checked before it is written).
+    Build {
+        /// Most pieces on the board (2..=6 on one machine).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+        pieces: u32,
+        #[command(flatten)]
+        dir: DirArg,
+        /// Threads [default: all cores].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
+    },
+    /// Re-check every stored value against its successors.
+    Verify {
+        #[command(flatten)]
+        dir: DirArg,
+        /// Threads [default: all cores].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
+    },
+    /// Classes, counts of wins, losses and draws, and sizes.
+    Info {
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Look positions up: `win N`, `loss N`, `draw` (side to move's view) or `unknown`.
+    Probe {
+        #[command(flatten)]
+        dir: DirArg,
+        /// Positions (FEN or Hub string); read one a line from stdin when none is given.
+        positions: Vec<String>,
+    },
+}
+
+fn threads_or_all(t: Option<u64>) -> usize {
+    t.map(|t| t as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// Runs an `egdb` subcommand.
+pub fn run(args: &EgdbArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let io = |e: std::io::Error| CliError(format!("writing output: {e}"));
+    match &args.action {
+        EgdbAction::Build {
+            pieces,
+            dir,
+            threads,
+        } => build(*pieces, &dir.path(), threads_or_all(*threads), out),
+        EgdbAction::Verify { dir, threads } => verify(&dir.path(), threads_or_all(*threads), out),
+        EgdbAction::Info { dir } => info(&dir.path(), out).map_err(io),
+        EgdbAction::Probe { dir, positions } => probe(&dir.path(), positions, out),
+    }
+}
+
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, eta {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+fn build(pieces: u32, dir: &Path, threads: usize, out: &mut impl Write) -> Result<(), CliError> {
+    let io = |e: std::io::Error| CliError(format!("writing output: {e}"));
+    let bar = progress_bar(0);
+    let lines = Mutex::new(Vec::<String>::new());
+    let on_event = |e: BuildEvent| match e {
+        BuildEvent::Plan { positions, .. } => bar.set_length(positions),
+        BuildEvent::Start(m) => bar.set_message(format!("class {m}")),
+        BuildEvent::Progress(n) => bar.inc(n),
+        BuildEvent::Kept(m) => {
+            if let Ok(mut l) = lines.lock() {
+                l.push(format!("kept {m}"));
+            }
+        }
+        BuildEvent::Built {
+            material,
+            stats,
+            bytes,
+        } => {
+            let line = format!(
+                "built {} ({}): {} wins, {} losses, {} draws, longest win {} loss {} plies, {} bytes, {:.1} s",
+                material.name(),
+                material,
+                stats.wins,
+                stats.losses,
+                stats.draws,
+                stats.longest_win,
+                stats.longest_loss,
+                bytes,
+                bar.elapsed().as_secs_f64()
+            );
+            bar.println(&line);
+            if let Ok(mut l) = lines.lock() {
+                l.push(line);
+            }
+        }
+    };
+    let result = egdb::build_all(pieces, dir, threads, &on_event);
+    bar.finish_and_clear();
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => return Err(CliError(format!("egdb build: {e}"))),
+    };
+    if let Ok(l) = lines.lock() {
+        for line in l.iter() {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+    }
+    writeln!(
+        out,
+        "egdb build: {} pieces, {} classes built, {} kept, {} positions, {} bytes on disk, {:.1} s, peak memory {} MiB, {}",
+        pieces,
+        summary.built,
+        summary.kept,
+        summary.positions,
+        summary.disk_bytes,
+        summary.seconds,
+        summary
+            .peak_mib
+            .map_or("unknown".to_string(), |m| m.to_string()),
+        dir.display()
+    )
+    .map_err(io)
+}
+
+fn verify(dir: &Path, threads: usize, out: &mut impl Write) -> Result<(), CliError> {
+    let io = |e: std::io::Error| CliError(format!("writing output: {e}"));
+    let bar = progress_bar(0);
+    let on_class = |m: Material, n: u64| {
+        bar.set_message(format!("class {m}"));
+        bar.set_length(bar.length().unwrap_or(0) + n);
+    };
+    let progress = |n| bar.inc(n);
+    let report = egdb::verify_dir(dir, threads, &on_class, &progress).map_err(CliError)?;
+    bar.finish_and_clear();
+    for p in &report.problems {
+        writeln!(out, "bad: {p}").map_err(io)?;
+    }
+    writeln!(
+        out,
+        "egdb verify: {} classes sound, {} problems",
+        report.sound,
+        report.problems.len()
+    )
+    .map_err(io)?;
+    if report.problems.is_empty() && report.sound > 0 {
+        Ok(())
+    } else if report.sound == 0 && report.problems.is_empty() {
+        Err(CliError(format!(
+            "egdb verify: no databases in {}",
+            dir.display()
+        )))
+    } else {
+        Err(CliError(format!(
+            "egdb verify: {} problems",
+            report.problems.len()
+        )))
+    }
+}
+
+fn info(dir: &Path, out: &mut impl Write) -> std::io::Result<()> {
+    let db = match Egdb::open(dir, 1) {
+        Ok(db) => db,
+        Err(e) => return writeln!(out, "{e}"),
+    };
+    writeln!(
+        out,
+        "{:<6} {:<10} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12}",
+        "class", "material", "positions", "wins", "losses", "draws", "win", "loss", "bytes"
+    )?;
+    let mut totals: Vec<[u64; 6]> = vec![[0; 6]; 25];
+    for m in db.materials() {
+        let Some(t) = db.table(m) else {
+            writeln!(out, "{:<6} {:<10} unreadable", m.name(), m.to_string())?;
+            continue;
+        };
+        let s = t.header.stats;
+        writeln!(
+            out,
+            "{:<6} {:<10} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12}",
+            m.name(),
+            m.to_string(),
+            t.header.positions,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.longest_win,
+            s.longest_loss,
+            t.file_size()
+        )?;
+        let row = &mut totals[m.pieces() as usize];
+        for (slot, v) in row.iter_mut().zip([
+            1,
+            t.header.positions,
+            s.wins,
+            s.losses,
+            s.draws,
+            t.file_size(),
+        ]) {
+            *slot += v;
+        }
+    }
+    for (n, [classes, positions, wins, losses, draws, bytes]) in totals.iter().enumerate() {
+        if *classes > 0 {
+            writeln!(
+                out,
+                "{n} pieces: {classes} classes, {positions} positions, {wins} wins, {losses} losses, {draws} draws, {bytes} bytes"
+            )?;
+        }
+    }
+    writeln!(out, "{} classes in {}", db.class_count(), dir.display())
+}
+
+fn probe(dir: &Path, positions: &[String], out: &mut impl Write) -> Result<(), CliError> {
+    let db = Egdb::open(dir, egdb::probe::DEFAULT_CACHE_MIB).map_err(CliError)?;
+    let mut answer = |text: &str| -> Result<(), CliError> {
+        let pos = Position::parse(text.trim())
+            .map_err(|e| CliError(format!("bad position '{}': {e}", text.trim())))?;
+        let line = match db.probe(&pos) {
+            Some(o) => outcome_text(o),
+            None => "unknown".to_string(),
+        };
+        writeln!(out, "{line}").map_err(|e| CliError(format!("writing output: {e}")))
+    };
+    if positions.is_empty() {
+        for line in std::io::stdin().lock().lines() {
+            let line = line.map_err(|e| CliError(format!("reading stdin: {e}")))?;
+            if !line.trim().is_empty() {
+                answer(&line)?;
+            }
+        }
+    } else {
+        for p in positions {
+            answer(p)?;
+        }
+    }
+    Ok(())
+}
+
+/// `win N`, `loss N` or `draw`.
+pub fn outcome_text(o: Outcome) -> String {
+    o.text()
+}

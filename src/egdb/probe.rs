@@ -1,0 +1,179 @@
+//! Probing: the databases found in a directory, opened lazily, with a block cache shared
+//! by the search threads.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+
+use super::index::{Canonical, Material};
+use super::store::{BLOCK_POSITIONS, TableFile};
+use super::value::Outcome;
+use crate::board::Position;
+
+/// Cache size when none is given, MiB.
+pub const DEFAULT_CACHE_MIB: usize = 64;
+
+/// One class file: opened on first use; a file found bad is reported once and never
+/// probed again.
+struct ClassSlot {
+    id: u64,
+    path: PathBuf,
+    file: OnceLock<Option<TableFile>>,
+    broken: AtomicBool,
+}
+
+/// A direct-mapped cache of decompressed blocks; each slot has its own lock, so threads
+/// probing different blocks rarely wait for one another.
+struct BlockCache {
+    slots: Vec<Mutex<Option<(u64, Arc<[u8]>)>>>,
+}
+
+impl BlockCache {
+    fn new(mib: usize) -> BlockCache {
+        let n = (mib.max(1) << 20) / BLOCK_POSITIONS;
+        BlockCache {
+            slots: (0..n.max(16)).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    fn slot(&self, key: u64) -> &Mutex<Option<(u64, Arc<[u8]>)>> {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        &self.slots[h as usize % self.slots.len()]
+    }
+}
+
+/// The endgame databases of one directory.
+pub struct Egdb {
+    dir: PathBuf,
+    classes: HashMap<Material, ClassSlot>,
+    max_pieces: u32,
+    cache: BlockCache,
+}
+
+impl std::fmt::Debug for Egdb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Egdb({}, {} classes)",
+            self.dir.display(),
+            self.classes.len()
+        )
+    }
+}
+
+impl Egdb {
+    /// Finds the table files in `dir` (their contents are checked when first probed).
+    /// A missing or unreadable directory is an error.
+    pub fn open(dir: &Path, cache_mib: usize) -> Result<Egdb, String> {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("endgame databases: {}: {e}", dir.display()))?;
+        let mut classes = HashMap::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
+                continue;
+            }
+            let Some(m) = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(Material::from_name)
+            else {
+                continue;
+            };
+            let id = classes.len() as u64;
+            classes.insert(
+                m,
+                ClassSlot {
+                    id,
+                    path,
+                    file: OnceLock::new(),
+                    broken: AtomicBool::new(false),
+                },
+            );
+        }
+        let max_pieces = classes.keys().map(|m| m.pieces()).max().unwrap_or(0);
+        Ok(Egdb {
+            dir: dir.to_path_buf(),
+            classes,
+            max_pieces,
+            cache: BlockCache::new(cache_mib),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Number of class files found.
+    pub fn class_count(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// The most pieces of any class found (0 when none).
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// The classes found, in build order.
+    pub fn materials(&self) -> Vec<Material> {
+        let mut v: Vec<Material> = self.classes.keys().copied().collect();
+        v.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        v
+    }
+
+    /// Opens (once) and returns the file of a class; `None` if absent or bad.
+    pub fn table(&self, material: Material) -> Option<&TableFile> {
+        let slot = self.classes.get(&material)?;
+        if slot.broken.load(Ordering::Relaxed) {
+            return None;
+        }
+        let file = slot.file.get_or_init(|| match TableFile::open(&slot.path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("endgame databases: {e}; this class is not used");
+                None
+            }
+        });
+        file.as_ref()
+    }
+
+    /// The value of `pos` for the side to move, when its class is present and sound.
+    /// A side to move without pieces has lost. Never a wrong answer: a bad block is
+    /// reported once and its class is dropped.
+    pub fn probe(&self, pos: &Position) -> Option<Outcome> {
+        let c = Canonical::of(pos);
+        let m = c.material();
+        if m.white_men + m.white_kings == 0 {
+            return Some(Outcome::Loss(0));
+        }
+        let slot = self.classes.get(&m)?;
+        let file = self.table(m)?;
+        let index = file.index.index(&c) as usize;
+        let block = index / BLOCK_POSITIONS;
+        let key = (slot.id << 32) | block as u64;
+        let cell = self.cache.slot(key);
+        if let Some((k, values)) = &*cell.lock()
+            && *k == key
+        {
+            return Outcome::decode(values[index % BLOCK_POSITIONS]);
+        }
+        match file.read_block(block) {
+            Ok(values) => {
+                let values: Arc<[u8]> = values.into();
+                let o = Outcome::decode(values[index % BLOCK_POSITIONS]);
+                *cell.lock() = Some((key, values));
+                o
+            }
+            Err(e) => {
+                if !slot.broken.swap(true, Ordering::Relaxed) {
+                    eprintln!("endgame databases: {e}; this class is not used");
+                }
+                None
+            }
+        }
+    }
+}

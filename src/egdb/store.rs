@@ -1,0 +1,279 @@
+//! Table files: compressed blocks with an index, a header with format version and
+//! checksums, read lazily one block at a time.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "DAMIEGDB"
+//!      8     4  format version (1), little-endian like every field
+//!     12     4  class: white men, white kings, black men, black kings (White to move)
+//!     16     8  positions
+//!     24     4  positions per block
+//!     28     4  blocks (n)
+//!     32    24  wins, losses, draws (u64 each)
+//!     56     4  longest win, longest loss (plies, u16 each)
+//!     60     4  reserved (0)
+//!     64  8n+8  block offsets from the start of the data (the last one is the data size)
+//!          8n   FNV-1a 64 checksum of each compressed block
+//!           8   FNV-1a 64 checksum of all bytes before it
+//!             then the zstd-compressed blocks of value bytes (see `super::value`).
+//! ```
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use super::build::{SolvedTable, TableStats};
+use super::index::{ClassIndex, Material};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"DAMIEGDB";
+/// Format version written and accepted.
+pub const VERSION: u32 = 1;
+/// Positions per compressed block.
+pub const BLOCK_POSITIONS: usize = 32_768;
+const HEADER_LEN: usize = 64;
+/// zstd level for writing (a balance of build time and size).
+const LEVEL: i32 = 9;
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The file of a class in `dir`.
+pub fn table_path(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{}.egdb", material.name()))
+}
+
+/// Writes a table (to a temporary name, then renamed into place); returns its size.
+pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Result<u64, String> {
+    let m = table.index.material;
+    let blocks: Vec<Vec<u8>> = table
+        .values
+        .chunks(BLOCK_POSITIONS)
+        .map(|b| zstd::bulk::compress(b, LEVEL))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("compressing class {m}: {e}"))?;
+    let mut head = Vec::with_capacity(HEADER_LEN + blocks.len() * 16 + 16);
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
+    head.extend_from_slice(&table.index.size.to_le_bytes());
+    head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
+    head.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
+    for n in [stats.wins, stats.losses, stats.draws] {
+        head.extend_from_slice(&n.to_le_bytes());
+    }
+    head.extend_from_slice(&stats.longest_win.to_le_bytes());
+    head.extend_from_slice(&stats.longest_loss.to_le_bytes());
+    head.extend_from_slice(&0u32.to_le_bytes());
+    let mut offset = 0u64;
+    head.extend_from_slice(&offset.to_le_bytes());
+    for b in &blocks {
+        offset += b.len() as u64;
+        head.extend_from_slice(&offset.to_le_bytes());
+    }
+    for b in &blocks {
+        head.extend_from_slice(&fnv1a(b).to_le_bytes());
+    }
+    let sum = fnv1a(&head);
+    head.extend_from_slice(&sum.to_le_bytes());
+
+    let path = table_path(dir, m);
+    let tmp = path.with_extension("egdb.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&head)?;
+        for b in &blocks {
+            f.write_all(b)?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    };
+    write().map_err(|e| format!("writing {}: {e}", path.display()))?;
+    Ok(head.len() as u64 + offset)
+}
+
+/// The header of a table file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The class.
+    pub material: Material,
+    /// Positions.
+    pub positions: u64,
+    /// Counts and longest distances.
+    pub stats: TableStats,
+}
+
+/// An open table file whose header and index have been checked.
+#[derive(Debug)]
+pub struct TableFile {
+    file: File,
+    path: PathBuf,
+    /// The header.
+    pub header: Header,
+    /// Index arithmetic of the class.
+    pub index: ClassIndex,
+    offsets: Vec<u64>,
+    sums: Vec<u64>,
+    data_start: u64,
+}
+
+fn le_u64(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(a)
+}
+
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    let mut a = [0u8; 4];
+    a.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(a)
+}
+
+fn le_u16(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+impl TableFile {
+    /// Opens and checks a table file: magic, version, class, sizes, header checksum, and
+    /// that the file is exactly as long as its index says. Errors name the file.
+    pub fn open(path: &Path) -> Result<TableFile, String> {
+        let name = path.display();
+        let bad = |what: &str| format!("{name}: {what}");
+        let mut file = File::open(path).map_err(|e| bad(&e.to_string()))?;
+        let len = file.metadata().map_err(|e| bad(&e.to_string()))?.len();
+        let mut head = vec![0u8; HEADER_LEN];
+        file.read_exact(&mut head)
+            .map_err(|_| bad("truncated header"))?;
+        if &head[..8] != MAGIC {
+            return Err(bad("not a Damiera endgame table"));
+        }
+        let version = le_u32(&head, 8);
+        if version != VERSION {
+            return Err(bad(&format!(
+                "format version {version}, this build reads {VERSION}"
+            )));
+        }
+        let material = Material {
+            white_men: head[12],
+            white_kings: head[13],
+            black_men: head[14],
+            black_kings: head[15],
+        };
+        if !material.is_valid() {
+            return Err(bad("invalid class in header"));
+        }
+        let positions = le_u64(&head, 16);
+        let index = ClassIndex::new(material);
+        let block = le_u32(&head, 24) as usize;
+        let blocks = le_u32(&head, 28) as usize;
+        if positions != index.size
+            || block != BLOCK_POSITIONS
+            || blocks != (positions as usize).div_ceil(BLOCK_POSITIONS)
+        {
+            return Err(bad("header sizes do not match the class"));
+        }
+        let stats = TableStats {
+            wins: le_u64(&head, 32),
+            losses: le_u64(&head, 40),
+            draws: le_u64(&head, 48),
+            longest_win: le_u16(&head, 56),
+            longest_loss: le_u16(&head, 58),
+        };
+        let table_len = blocks * 16 + 16;
+        if len < (HEADER_LEN + table_len) as u64 {
+            return Err(bad("truncated index"));
+        }
+        let mut table = vec![0u8; table_len];
+        file.read_exact(&mut table)
+            .map_err(|_| bad("truncated index"))?;
+        head.extend_from_slice(&table[..table_len - 8]);
+        if fnv1a(&head) != le_u64(&table, table_len - 8) {
+            return Err(bad("header checksum mismatch"));
+        }
+        let offsets: Vec<u64> = (0..=blocks).map(|i| le_u64(&table, 8 * i)).collect();
+        let sums: Vec<u64> = (0..blocks)
+            .map(|i| le_u64(&table, 8 * (blocks + 1 + i)))
+            .collect();
+        let data_start = (HEADER_LEN + table_len) as u64;
+        if offsets.windows(2).any(|w| w[0] > w[1]) || data_start + offsets[blocks] != len {
+            return Err(bad(&format!(
+                "file is {len} bytes, its index says {}",
+                data_start + offsets[blocks]
+            )));
+        }
+        if material.name() != path.file_stem().and_then(|s| s.to_str()).unwrap_or("") {
+            return Err(bad(&format!("holds class {}", material.name())));
+        }
+        Ok(TableFile {
+            file,
+            path: path.to_path_buf(),
+            header: Header {
+                material,
+                positions,
+                stats,
+            },
+            index,
+            offsets,
+            sums,
+            data_start,
+        })
+    }
+
+    /// Number of blocks.
+    pub fn blocks(&self) -> usize {
+        self.sums.len()
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_size(&self) -> u64 {
+        self.data_start + self.offsets[self.blocks()]
+    }
+
+    /// Reads, checks and decompresses block `b`.
+    pub fn read_block(&self, b: usize) -> Result<Vec<u8>, String> {
+        let name = self.path.display();
+        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
+        let mut raw = vec![0u8; (end - start) as usize];
+        self.file
+            .read_exact_at(&mut raw, self.data_start + start)
+            .map_err(|e| format!("{name}: block {b}: {e}"))?;
+        if fnv1a(&raw) != self.sums[b] {
+            return Err(format!("{name}: block {b}: checksum mismatch"));
+        }
+        let want = BLOCK_POSITIONS.min(self.header.positions as usize - b * BLOCK_POSITIONS);
+        let values =
+            zstd::bulk::decompress(&raw, want).map_err(|e| format!("{name}: block {b}: {e}"))?;
+        if values.len() != want {
+            return Err(format!("{name}: block {b}: wrong length"));
+        }
+        Ok(values)
+    }
+
+    /// Reads the whole table.
+    pub fn read_all(&self) -> Result<SolvedTable, String> {
+        let mut values = Vec::with_capacity(self.header.positions as usize);
+        for b in 0..self.blocks() {
+            values.extend_from_slice(&self.read_block(b)?);
+        }
+        Ok(SolvedTable {
+            index: self.index.clone(),
+            values,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_matches_the_reference() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}
