@@ -17,6 +17,7 @@ fn run(pos: &Position, history: &[u64], limits: Limits, tt: &TranspositionTable)
         control: &control,
         style: Style::FULL,
         threads: 1,
+        egdb: None,
     };
     search(pos, history, &limits, &ctx, |_| {})
 }

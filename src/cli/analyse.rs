@@ -13,7 +13,7 @@ use crate::board::{Move, Position};
 use crate::matchrun::pdn::parse_pdn;
 use crate::matchrun::replay::replay_game;
 use crate::movegen::path_text;
-use crate::search::score::{in_men, plies_to_end};
+use crate::search::score::{database_plies, in_men, plies_to_end};
 use crate::search::{
     Limits, SearchContext, SearchControl, SearchResult, Style, TranspositionTable, search,
 };
@@ -40,6 +40,9 @@ pub struct AnalyseArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_size: u64,
+    /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
+    #[arg(long)]
+    pub egdb_path: Option<PathBuf>,
     /// A played move losing at least this many men (against the best move) is a blunder.
     #[arg(long, default_value_t = 1.0, value_parser = super::matchcmd::parse_seconds)]
     pub blunder: f64,
@@ -57,6 +60,9 @@ pub struct Analysis {
     /// Plies to the end when the score is a proven result (negative: losing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub win_in: Option<i32>,
+    /// The result comes from the endgame databases (`win_in` is then their distance).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub egdb: bool,
     /// Completed depth.
     pub depth: u32,
     /// Nodes searched.
@@ -99,6 +105,7 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         fen_jobs(&text)?
     };
     let limits = limits(args);
+    let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(CliError)?;
     let tt = TranspositionTable::new(args.tt_size as usize);
     let control = SearchControl::new();
     let ctx = SearchContext {
@@ -106,6 +113,7 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         control: &control,
         style: Style::FULL,
         threads: args.threads as usize,
+        egdb: egdb.as_ref(),
     };
     let bar = progress(jobs.len());
     for job in &jobs {
@@ -199,6 +207,8 @@ fn analyse(job: &Job, limits: &Limits, ctx: &SearchContext, blunder: f64) -> Ana
     let pos = &job.position;
     let result = search(pos, &job.history, limits, ctx, |_| {});
     let mut analysis = describe(pos, &result);
+    // A database draw scores 0 like any other draw: say where it came from.
+    analysis.egdb |= ctx.egdb.is_some_and(|db| db.probe(pos).is_some());
     if let Some((game, ply, played)) = job.game {
         let played_score = if Some(played) == result.best {
             result.score
@@ -232,7 +242,8 @@ fn describe(pos: &Position, r: &SearchResult) -> Analysis {
         fen: pos.to_fen(),
         best: r.best.map(|m| path_text(pos, m)),
         score: round2(in_men(r.score)),
-        win_in: plies_to_end(r.score),
+        win_in: plies_to_end(r.score).or(database_plies(r.score)),
+        egdb: database_plies(r.score).is_some(),
         depth: r.depth,
         nodes: r.nodes,
         pv,

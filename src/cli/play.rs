@@ -55,6 +55,9 @@ pub struct PlayArgs {
     /// Starting position (PDN FEN or Hub position string); the initial position by default.
     #[arg(long, value_parser = super::parse_position)]
     pub fen: Option<Position>,
+    /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
+    #[arg(long)]
+    pub egdb_path: Option<std::path::PathBuf>,
     /// Fixed search depth instead of a time per move (reproducible; for tests).
     #[arg(long, hide = true, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
@@ -128,6 +131,7 @@ pub struct ConsoleGame {
     flipped: bool,
     think: Think,
     tt: TranspositionTable,
+    egdb: Option<std::sync::Arc<crate::egdb::Egdb>>,
 }
 
 impl ConsoleGame {
@@ -140,7 +144,14 @@ impl ConsoleGame {
             flipped: false,
             think,
             tt: TranspositionTable::new(TT_MIB),
+            egdb: None,
         }
+    }
+
+    /// Lets the engine use endgame databases.
+    pub fn with_egdb(mut self, egdb: Option<crate::egdb::Egdb>) -> ConsoleGame {
+        self.egdb = egdb.map(std::sync::Arc::new);
+        self
     }
 
     /// The current position.
@@ -401,6 +412,7 @@ impl ConsoleGame {
             control: &control,
             style: Style::FULL,
             threads: 1,
+            egdb: self.egdb.as_deref(),
         };
         let history = self.repetition_history();
         let mut printer = InfoPrinter::new(self.pos, out);
@@ -675,7 +687,8 @@ pub fn run(args: &PlayArgs, input: impl BufRead, out: &mut impl Write) -> std::i
         None => Think::Time(args.time),
     };
     let start = args.fen.unwrap_or_else(Position::start);
-    let mut game = ConsoleGame::new(start, args.color.into(), think);
+    let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(std::io::Error::other)?;
+    let mut game = ConsoleGame::new(start, args.color.into(), think).with_egdb(egdb);
     game.begin(out)?;
     play_lines(&mut game, input, out)
 }

@@ -66,6 +66,22 @@ pub fn default_dir() -> PathBuf {
     base.join("damiera").join("egdb")
 }
 
+/// The databases an engine plays with: those in `dir` when given (an error if it cannot
+/// be read), else those in [`default_dir`] when it exists (none otherwise).
+pub fn load(dir: Option<&Path>) -> Result<Option<Egdb>, String> {
+    match dir {
+        Some(d) => Egdb::open(d, probe::DEFAULT_CACHE_MIB).map(Some),
+        None => {
+            let d = default_dir();
+            if d.is_dir() {
+                Egdb::open(&d, probe::DEFAULT_CACHE_MIB).map(Some)
+            } else {
+                Ok(None)
+            }
+        }
+    }
+}
+
 /// What a build reports as it goes.
 #[derive(Debug)]
 pub enum BuildEvent {

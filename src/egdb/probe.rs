@@ -28,8 +28,11 @@ struct ClassSlot {
 /// A direct-mapped cache of decompressed blocks; each slot has its own lock, so threads
 /// probing different blocks rarely wait for one another.
 struct BlockCache {
-    slots: Vec<Mutex<Option<(u64, Arc<[u8]>)>>>,
+    slots: Vec<CacheSlot>,
 }
+
+/// A cached block: its key (class id and block number) and its values.
+type CacheSlot = Mutex<Option<(u64, Arc<[u8]>)>>;
 
 impl BlockCache {
     fn new(mib: usize) -> BlockCache {
@@ -39,7 +42,7 @@ impl BlockCache {
         }
     }
 
-    fn slot(&self, key: u64) -> &Mutex<Option<(u64, Arc<[u8]>)>> {
+    fn slot(&self, key: u64) -> &CacheSlot {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         &self.slots[h as usize % self.slots.len()]
     }

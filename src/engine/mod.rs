@@ -10,6 +10,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::board::Position;
+use crate::egdb::Egdb;
 use crate::search::{
     Limits, SearchContext, SearchControl, SearchInfo, SearchResult, Style, TranspositionTable,
     search,
@@ -62,6 +63,7 @@ enum Job {
     Go(GoRequest),
     NewGame,
     Configure(EngineOptions),
+    SetEgdb(Option<Arc<Egdb>>),
 }
 
 /// Handle to the search thread.
@@ -107,6 +109,11 @@ impl Engine {
             .pondering
             .store(request.ponder, Ordering::SeqCst);
         self.send(Job::Go(request));
+    }
+
+    /// Endgame databases for the following searches (`None`: play without).
+    pub fn set_egdb(&self, egdb: Option<Arc<Egdb>>) {
+        self.send(Job::SetEgdb(egdb));
     }
 
     /// Asks a running search to finish now (it still sends its `Done`).
@@ -155,6 +162,7 @@ fn search_thread(
     mut options: EngineOptions,
 ) {
     let mut tt = TranspositionTable::new(options.tt_mib);
+    let mut egdb: Option<Arc<Egdb>> = None;
     for job in jobs {
         match job {
             Job::NewGame => tt.clear(),
@@ -164,8 +172,10 @@ fn search_thread(
                 }
                 options = new;
             }
+            Job::SetEgdb(db) => egdb = db,
             Job::Go(request) => {
-                let result = run_search(&request, &tt, &control, &options, &events);
+                let result =
+                    run_search(&request, &tt, &control, &options, egdb.as_deref(), &events);
                 let _ = events.send(EngineEvent::Done(result));
             }
         }
@@ -177,6 +187,7 @@ fn run_search(
     tt: &TranspositionTable,
     control: &SearchControl,
     options: &EngineOptions,
+    egdb: Option<&Egdb>,
     events: &Sender<EngineEvent>,
 ) -> SearchResult {
     let ctx = SearchContext {
@@ -184,6 +195,7 @@ fn run_search(
         control,
         style: options.style,
         threads: options.threads,
+        egdb,
     };
     let result = search(
         &request.position,

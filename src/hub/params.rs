@@ -11,7 +11,7 @@ const THREADS: (i64, i64) = (1, 64);
 const TT_MIB: (i64, i64) = (1, 4096);
 
 /// The parameter values a GUI can set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
     /// Search threads.
     pub threads: usize,
@@ -21,6 +21,8 @@ pub struct Params {
     pub ponder: bool,
     /// Search features: `full` (the engine) or `baseline` (first version, for matches).
     pub style: Style,
+    /// Endgame database directory; empty: the default directory, used when present.
+    pub egdb_path: String,
 }
 
 impl Default for Params {
@@ -31,6 +33,7 @@ impl Default for Params {
             tt_mib: options.tt_mib,
             ponder: false,
             style: options.style,
+            egdb_path: String::new(),
         }
     }
 }
@@ -57,6 +60,7 @@ impl Params {
                 style_name(self.style),
                 enumeration(&["full", "baseline"]),
             ),
+            declare("egdb-path", &self.egdb_path, ParamType::String),
         ]
     }
 
@@ -70,6 +74,7 @@ impl Params {
             "tt-size" => self.tt_mib = parse_int(name, value, TT_MIB)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
             "style" => self.style = parse_style(name, value)?,
+            "egdb-path" => self.egdb_path = value.to_string(),
             _ => return Err(format!("unknown parameter '{name}'")),
         }
         Ok(())
@@ -156,6 +161,7 @@ mod tests {
                 "param name=tt-size value=64 type=int min=1 max=4096",
                 "param name=ponder value=false type=bool",
                 r#"param name=style value=full type=enum values="full baseline""#,
+                r#"param name=egdb-path value="" type=string"#,
             ]
         );
     }
@@ -168,7 +174,7 @@ mod tests {
         assert!(p.set("ponder", "true").is_ok());
         assert!(p.set("style", "baseline").is_ok());
         assert!(p.set("variant", "italian").is_ok());
-        let before = p;
+        let before = p.clone();
         for (name, value) in [
             ("threads", "0"),
             ("threads", "65"),

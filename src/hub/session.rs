@@ -45,6 +45,8 @@ pub struct Session {
     queue: VecDeque<String>,
     quitting: bool,
     finished: bool,
+    /// `init` has loaded the endgame databases (a later `egdb-path` reloads them).
+    egdb_loaded: bool,
 }
 
 impl Session {
@@ -64,6 +66,7 @@ impl Session {
             queue: VecDeque::new(),
             quitting: false,
             finished: false,
+            egdb_loaded: false,
         };
         (session, events)
     }
@@ -160,7 +163,10 @@ impl Session {
     fn command(&mut self, command: Command, out: &mut Vec<Response>) {
         match command {
             Command::Hub => out.extend(self.hub_answer()),
-            Command::Init => out.push(Response::Ready),
+            Command::Init => {
+                self.load_egdb(out);
+                out.push(Response::Ready);
+            }
             Command::Ping => out.push(Response::Pong),
             Command::NewGame => self.engine.new_game(),
             Command::SetParam { name, value } => self.set_param(&name, &value, out),
@@ -189,9 +195,30 @@ impl Session {
             .collect()
     }
 
+    /// Loads the endgame databases named by `egdb-path` (or the default directory) and
+    /// hands them to the engine; without any it plays as before.
+    fn load_egdb(&mut self, out: &mut Vec<Response>) {
+        let dir = Some(self.params.egdb_path.as_str())
+            .filter(|p| !p.is_empty())
+            .map(std::path::Path::new);
+        match crate::egdb::load(dir) {
+            Ok(db) => self.engine.set_egdb(db.map(std::sync::Arc::new)),
+            Err(e) => {
+                self.engine.set_egdb(None);
+                out.push(error(&e));
+            }
+        }
+        self.egdb_loaded = true;
+    }
+
     fn set_param(&mut self, name: &str, value: &str, out: &mut Vec<Response>) {
         let before = self.params.engine_options();
-        match self.params.set(name, value) {
+        let egdb_before = self.params.egdb_path.clone();
+        let result = self.params.set(name, value);
+        if result.is_ok() && self.egdb_loaded && self.params.egdb_path != egdb_before {
+            self.load_egdb(out);
+        }
+        match result {
             Ok(()) if self.params.engine_options() != before => {
                 self.engine.configure(self.params.engine_options());
             }

@@ -16,6 +16,7 @@ pub use limits::{Budget, Clock, Limits};
 pub use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
+use crate::egdb::Egdb;
 use crate::movegen::legal_moves;
 use score::{INFINITY, MAX_PLY, is_decisive};
 use worker::Worker;
@@ -139,6 +140,8 @@ pub(crate) struct Shared<'a> {
     was_pondering: AtomicBool,
     budget: Option<Budget>,
     node_limit: Option<u64>,
+    /// Endgame databases to probe, if any.
+    pub egdb: Option<&'a Egdb>,
 }
 
 impl Shared<'_> {
@@ -188,6 +191,8 @@ pub struct SearchContext<'a> {
     pub style: Style,
     /// Threads; 2 or more add Lazy SMP helpers.
     pub threads: usize,
+    /// Endgame databases to probe (exact results for the positions they hold).
+    pub egdb: Option<&'a Egdb>,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's positions since
@@ -205,6 +210,7 @@ pub fn search(
         control,
         style,
         threads,
+        egdb,
     } = *ctx;
     let root_moves = legal_moves(pos).to_vec();
     let mut result = SearchResult {
@@ -231,6 +237,7 @@ pub fn search(
         was_pondering: AtomicBool::new(pondering),
         budget: Budget::from_limits(limits),
         node_limit: limits.nodes,
+        egdb: egdb.filter(|db| db.max_pieces() > 0),
     };
     let forced = root_moves.len() == 1 && limits.is_timed() && !limits.infinite;
     let max_depth = match (limits.depth, forced) {
@@ -314,15 +321,22 @@ fn main_thread(
         if worker.stopped || shared.soft_limit_passed() {
             break;
         }
-        // A proven result needs no deeper search unless asked to go on (analysis).
-        if is_decisive(score)
-            && shared.budget.is_some()
-            && depth as i32 > score::plies_to_end(score).unwrap_or(0).abs()
+        // A proven result needs no deeper search unless asked to go on (analysis); nor
+        // does a database result, exact for every root move from depth 2.
+        if shared.budget.is_some()
+            && ((is_decisive(score)
+                && depth as i32 > score::plies_to_end(score).unwrap_or(0).abs())
+                || (score::is_database(score) && depth >= 2 && root_in_database(shared, pos)))
         {
             break;
         }
     }
     result
+}
+
+/// Whether the databases hold the root (then they hold every position after it).
+fn root_in_database(shared: &Shared, pos: &Position) -> bool {
+    shared.egdb.is_some_and(|db| db.probe(pos).is_some())
 }
 
 /// One iteration, with aspiration windows around the previous score when enabled.
@@ -334,7 +348,7 @@ fn iterate(
     previous: i32,
     style: Style,
 ) -> i32 {
-    if !style.aspiration || depth < 5 || is_decisive(previous) {
+    if !style.aspiration || depth < 5 || is_decisive(previous) || score::is_database(previous) {
         return worker.root(pos, root_moves, depth, -INFINITY, INFINITY);
     }
     let mut delta = 30;

@@ -11,6 +11,13 @@ pub const MAX_PLY: usize = 128;
 pub const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
 /// Heuristic scores stay strictly inside this bound.
 pub const EVAL_LIMIT: i32 = 9_000;
+/// An endgame-database result: a win in `n` plies (counted from the root) scores
+/// `DB_WIN - n`, so the protocol prints it as `95 - n/100` men. Between every heuristic
+/// score and the proven-end scores.
+pub const DB_WIN: i32 = 9_500;
+/// Scores beyond this and up to [`DB_WIN`] are database results (longest database
+/// distance plus the deepest ply stay below 500).
+pub const DB_BOUND: i32 = DB_WIN - 500;
 /// Larger than any score.
 pub const INFINITY: i32 = WIN + 1;
 
@@ -30,17 +37,33 @@ pub const fn plies_to_end(score: i32) -> Option<i32> {
     }
 }
 
+/// Whether a score is an endgame-database result.
+pub const fn is_database(score: i32) -> bool {
+    score.abs() > DB_BOUND && score.abs() <= DB_WIN
+}
+
+/// Plies to the end for a database score (positive for a win, negative for a loss).
+pub const fn database_plies(score: i32) -> Option<i32> {
+    if !is_database(score) {
+        None
+    } else if score > 0 {
+        Some(DB_WIN - score)
+    } else {
+        Some(-(DB_WIN + score))
+    }
+}
+
 /// The score in men, as the Hub protocol reports it.
 pub fn in_men(score: i32) -> f64 {
     score as f64 / MAN as f64
 }
 
 /// Converts a score found `ply` plies below the root for storage in the table
-/// (distance counted from the stored node).
+/// (distance counted from the stored node); proven and database results alike.
 pub const fn to_table(score: i32, ply: usize) -> i32 {
-    if score > WIN_BOUND {
+    if score > DB_BOUND {
         score + ply as i32
-    } else if score < -WIN_BOUND {
+    } else if score < -DB_BOUND {
         score - ply as i32
     } else {
         score
@@ -49,9 +72,9 @@ pub const fn to_table(score: i32, ply: usize) -> i32 {
 
 /// The inverse of [`to_table`].
 pub const fn from_table(score: i32, ply: usize) -> i32 {
-    if score > WIN_BOUND {
+    if score > DB_BOUND {
         score - ply as i32
-    } else if score < -WIN_BOUND {
+    } else if score < -DB_BOUND {
         score + ply as i32
     } else {
         score
@@ -70,5 +93,10 @@ mod tests {
         assert_eq!(in_men(WIN - 3), 99.97);
         assert_eq!(from_table(to_table(WIN - 9, 5), 5), WIN - 9);
         assert_eq!(from_table(to_table(-(WIN - 9), 5), 5), -(WIN - 9));
+        assert_eq!(from_table(to_table(DB_WIN - 9, 5), 5), DB_WIN - 9);
+        assert_eq!(database_plies(-(DB_WIN - 12)), Some(-12));
+        assert_eq!(database_plies(WIN - 3), None);
+        assert_eq!(database_plies(EVAL_LIMIT - 1), None);
+        assert_eq!(in_men(DB_WIN - 13), 94.87);
     }
 }

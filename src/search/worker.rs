@@ -5,10 +5,11 @@
 use std::sync::atomic::Ordering;
 
 use super::eval::evaluate;
-use super::score::{INFINITY, MAX_PLY, WIN, from_table, to_table};
+use super::score::{DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
+use crate::egdb::Outcome;
 use crate::movegen::{MAX_MOVES, MoveList, generate_into, opponent_threatens};
 
 /// The reversible run after `mv`: one more after a king's quiet move, else zero.
@@ -185,6 +186,9 @@ impl<'a> Worker<'a> {
         if self.is_repetition(key, run) {
             return 0;
         }
+        if let Some(score) = self.probe_database(pos, ply) {
+            return score;
+        }
         // Mate distance pruning: nothing here can beat a win already found nearer the root.
         let alpha_md = alpha.max(-(WIN - ply as i32));
         let beta_md = beta.min(WIN - ply as i32 - 1);
@@ -341,6 +345,9 @@ impl<'a> Worker<'a> {
         if self.stopped {
             return 0;
         }
+        if let Some(score) = self.probe_database(pos, ply) {
+            return score;
+        }
         let mut moves = MoveList::new();
         generate_into(pos, &mut moves);
         if moves.is_empty() {
@@ -372,6 +379,24 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    /// The exact score from the endgame databases, when they hold `pos` (they hold
+    /// positions with a capture pending too, so no quiet-position condition is needed).
+    #[inline]
+    fn probe_database(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        let db = self.shared.egdb?;
+        if pos.occupied().count_ones() > db.max_pieces() {
+            return None;
+        }
+        let score = match db.probe(pos)? {
+            Outcome::Win(d) => DB_WIN - ply as i32 - d as i32,
+            Outcome::Loss(d) => -(DB_WIN - ply as i32 - d as i32),
+            Outcome::Draw => 0,
+        };
+        self.leaf_ply_sum += ply as u64;
+        self.leaf_count += 1;
+        Some(score)
     }
 
     fn is_killer(&self, mv: Move, ply: usize) -> bool {
