@@ -62,6 +62,24 @@ pub enum EgdbAction {
         #[command(flatten)]
         dir: DirArg,
     },
+    /// Print random positions the databases call won for the side to move (no capture
+    /// pending), one FEN a line: starts for conversion tests.
+    Sample {
+        #[command(flatten)]
+        dir: DirArg,
+        /// Pieces on the board.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=24))]
+        pieces: u32,
+        /// How many positions.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        count: u64,
+        /// Shortest win to accept, plies.
+        #[arg(long, default_value_t = 1)]
+        min_plies: u16,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Look positions up: `win N`, `loss N`, `draw` (side to move's view) or `unknown`.
     Probe {
         #[command(flatten)]
@@ -91,6 +109,13 @@ pub fn run(args: &EgdbArgs, out: &mut impl Write) -> Result<(), CliError> {
         EgdbAction::Verify { dir, threads } => verify(&dir.path(), threads_or_all(*threads), out),
         EgdbAction::Info { dir } => info(&dir.path(), out).map_err(io),
         EgdbAction::Probe { dir, positions } => probe(&dir.path(), positions, out),
+        EgdbAction::Sample {
+            dir,
+            pieces,
+            count,
+            min_plies,
+            seed,
+        } => sample(&dir.path(), *pieces, *count, *min_plies, *seed, out),
     }
 }
 
@@ -285,6 +310,83 @@ fn probe(dir: &Path, positions: &[String], out: &mut impl Write) -> Result<(), C
         }
     }
     Ok(())
+}
+
+fn sample(
+    dir: &Path,
+    pieces: u32,
+    count: u64,
+    min_plies: u16,
+    seed: u64,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let db = Egdb::open(dir, egdb::probe::DEFAULT_CACHE_MIB).map_err(CliError)?;
+    let classes: Vec<Material> = db
+        .materials()
+        .into_iter()
+        .filter(|m| m.pieces() == pieces && db.table(*m).is_some())
+        .collect();
+    if classes.is_empty() {
+        return Err(CliError(format!(
+            "egdb sample: no {pieces}-piece classes in {}",
+            dir.display()
+        )));
+    }
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut found, mut tries) = (0, 0u64);
+    while found < count {
+        tries += 1;
+        if tries > count * 100_000 {
+            return Err(CliError(format!(
+                "egdb sample: found only {found} won positions"
+            )));
+        }
+        let m = classes[(next() % classes.len() as u64) as usize];
+        let index = egdb::ClassIndex::new(m);
+        let c = index.unindex(next() % index.size);
+        let mut pos = c.position();
+        if next() % 2 == 1 {
+            pos = flip(&pos);
+        }
+        if crate::movegen::has_capture(&pos) {
+            continue;
+        }
+        if let Some(Outcome::Win(d)) = db.probe(&pos)
+            && d >= min_plies
+        {
+            writeln!(out, "{}", pos.to_fen())
+                .map_err(|e| CliError(format!("writing output: {e}")))?;
+            found += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The same game with colours swapped and the board turned: Black to move.
+fn flip(pos: &Position) -> Position {
+    use crate::board::{Color, Piece, Square};
+    let pieces: Vec<(Square, Piece)> = pos
+        .piece_list()
+        .into_iter()
+        .filter_map(|(sq, p)| {
+            let turned = Square::new(33 - sq.number())?;
+            let color = p.color.opponent();
+            Some((
+                turned,
+                Piece {
+                    color,
+                    king: p.king,
+                },
+            ))
+        })
+        .collect();
+    Position::from_pieces(&pieces, Color::Black)
 }
 
 /// `win N`, `loss N` or `draw`.

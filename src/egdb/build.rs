@@ -15,20 +15,18 @@
 //!    every win the fastest and every loss the slowest.
 //! 3. What is left undecided is a draw.
 
-use std::collections::HashMap;
-
 use super::index::{Canonical, ClassIndex, Material};
-use super::value::{MAX_PLIES, Outcome, UNKNOWN};
+use super::value::{Code, MAX_PLIES, Outcome, UNKNOWN};
 use crate::board::bitboard::{ALL_DIRECTIONS, UP_LEFT, UP_RIGHT, bits, step};
 use crate::board::{Color, Position};
-use crate::movegen::{has_capture, legal_moves};
+use crate::movegen::{MoveList, generate_into, has_capture};
 
 /// A solved class held in memory.
 pub struct SolvedTable {
     /// Its index.
     pub index: ClassIndex,
-    /// One value byte per position (see [`super::value`]).
-    pub values: Vec<u8>,
+    /// One value code per position (see [`super::value`]).
+    pub values: Vec<Code>,
 }
 
 impl SolvedTable {
@@ -67,10 +65,25 @@ pub struct TableStats {
     pub longest_loss: u16,
 }
 
-/// Solved classes, looked up by position.
-#[derive(Default)]
+/// Solved classes, looked up by position (a slot per material, no hashing: the
+/// builder looks a class up for every capture and promotion it meets).
 pub struct Solved {
-    tables: HashMap<Material, SolvedTable>,
+    tables: Vec<Option<SolvedTable>>,
+}
+
+impl Default for Solved {
+    fn default() -> Self {
+        Solved {
+            tables: (0..13usize.pow(4)).map(|_| None).collect(),
+        }
+    }
+}
+
+/// The slot of a material (each count is at most 12).
+#[inline(always)]
+fn slot(m: Material) -> usize {
+    ((m.white_men as usize * 13 + m.white_kings as usize) * 13 + m.black_men as usize) * 13
+        + m.black_kings as usize
 }
 
 impl Solved {
@@ -81,27 +94,29 @@ impl Solved {
 
     /// Adds a solved class.
     pub fn insert(&mut self, table: SolvedTable) {
-        self.tables.insert(table.index.material, table);
+        let s = slot(table.index.material);
+        self.tables[s] = Some(table);
     }
 
     /// Removes a class.
     pub fn remove(&mut self, material: Material) -> Option<SolvedTable> {
-        self.tables.remove(&material)
+        self.tables[slot(material)].take()
     }
 
     /// The class, if held.
     pub fn get(&self, material: Material) -> Option<&SolvedTable> {
-        self.tables.get(&material)
+        self.tables[slot(material)].as_ref()
     }
 
     /// Whether a class is held.
     pub fn contains(&self, material: Material) -> bool {
-        self.tables.contains_key(&material)
+        self.get(material).is_some()
     }
 
-    /// Bytes of values held.
+    /// Values held, bytes in memory.
     pub fn bytes(&self) -> u64 {
-        self.tables.values().map(|t| t.values.len() as u64).sum()
+        let n: usize = self.tables.iter().flatten().map(|t| t.values.len()).sum();
+        (n * std::mem::size_of::<Code>()) as u64
     }
 
     /// The value of any position whose class is held; a side to move with no piece has lost.
@@ -112,8 +127,7 @@ impl Solved {
             return Ok(Outcome::Loss(0));
         }
         let t = self
-            .tables
-            .get(&m)
+            .get(m)
             .ok_or_else(|| format!("class {m} is needed but not solved"))?;
         Outcome::decode(t.values[t.index.index(&c) as usize])
             .ok_or_else(|| format!("class {m} holds an unknown value"))
@@ -123,12 +137,12 @@ impl Solved {
 /// Per-position working state of the class being solved.
 struct Work {
     index: ClassIndex,
-    /// Value byte, [`UNKNOWN`] until decided.
-    val: Vec<u8>,
+    /// Value code, [`UNKNOWN`] until decided.
+    val: Vec<Code>,
     /// Moves inside the class not yet known to lose; [`PROPAGATED`] once handled.
     count: Vec<u8>,
     /// Best value among the moves that leave the class; [`UNKNOWN`] when there is none.
-    exit: Vec<u8>,
+    exit: Vec<Code>,
 }
 
 const PROPAGATED: u8 = 255;
@@ -214,10 +228,11 @@ fn seed(
                 let start = k * chunk;
                 scope.spawn(move || {
                     let mut out = Vec::new();
-                    for i in 0..val.len() {
-                        let id = (start + i) as u64;
-                        let pos = index.unindex(id).position();
-                        let s = seed_position(&pos, partner, solved)?;
+                    let mut moves = MoveList::new();
+                    let range = start as u64..(start + val.len()) as u64;
+                    index.walk(range, |id, c| {
+                        let i = id as usize - start;
+                        let s = seed_position(&c.position(), partner, solved, &mut moves)?;
                         val[i] = s.val;
                         count[i] = s.count;
                         exit[i] = s.exit;
@@ -227,7 +242,8 @@ fn seed(
                         if i % 65_536 == 65_535 {
                             progress(65_536);
                         }
-                    }
+                        Ok::<(), String>(())
+                    })?;
                     progress(val.len() as u64 % 65_536);
                     Ok(out)
                 })
@@ -249,14 +265,19 @@ fn seed(
 }
 
 struct Seed {
-    val: u8,
+    val: Code,
     count: u8,
-    exit: u8,
+    exit: Code,
     queue: Option<u16>,
 }
 
-fn seed_position(pos: &Position, partner: Material, solved: &Solved) -> Result<Seed, String> {
-    let moves = legal_moves(pos);
+fn seed_position(
+    pos: &Position,
+    partner: Material,
+    solved: &Solved,
+    moves: &mut MoveList,
+) -> Result<Seed, String> {
+    generate_into(pos, moves);
     if moves.is_empty() {
         let lost = Outcome::Loss(0).encode();
         return Ok(Seed {

@@ -251,10 +251,17 @@ fn unrank_set(mut rank: u64, k: u32) -> u32 {
     let mut set = 0;
     let mut top = 32;
     for i in (1..=k).rev() {
-        let mut p = top - 1;
-        while binomial(p, i) > rank {
-            p -= 1;
+        // The largest p < top with C(p, i) <= rank, by bisection (C(i - 1, i) = 0).
+        let (mut lo, mut hi) = (i - 1, top - 1);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if binomial(mid, i) <= rank {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
+        let p = lo;
         rank -= binomial(p, i);
         set |= 1 << p;
         top = p;
@@ -378,6 +385,63 @@ impl ClassIndex {
     }
 }
 
+/// The next set of the same size in colex (numeric) order (Gosper's hack).
+#[inline(always)]
+fn next_set(x: u32) -> u64 {
+    let x = x as u64;
+    let low = x & x.wrapping_neg();
+    let r = x + low;
+    (((r ^ x) >> 2) / low) | r
+}
+
+impl ClassIndex {
+    /// Calls `f` for every index of `range` in order with its position; faster than
+    /// [`ClassIndex::unindex`] one by one (the kings step to the next set in place).
+    pub fn walk<E>(
+        &self,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, &Canonical) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let m = self.material;
+        let (wk, bk) = (m.white_kings as u32, m.black_kings as u32);
+        let empty = 32 - m.white_men as u32 - m.black_men as u32;
+        let mut i = range.start;
+        while i < range.end {
+            let mut c = self.unindex(i);
+            let men = c.white_men | c.black_men;
+            let mut wk_set = squeeze(c.white_kings, men);
+            let mut bk_set = squeeze(c.black_kings, men | c.white_kings);
+            loop {
+                f(i, &c)?;
+                i += 1;
+                if i >= range.end {
+                    break;
+                }
+                if bk > 0 {
+                    let next = next_set(bk_set);
+                    if next < 1u64 << (empty - wk) {
+                        bk_set = next as u32;
+                        c.black_kings = spread(bk_set, !(men | c.white_kings));
+                        continue;
+                    }
+                }
+                if wk > 0 {
+                    let next = next_set(wk_set);
+                    if next < 1u64 << empty {
+                        wk_set = next as u32;
+                        c.white_kings = spread(wk_set, !men);
+                        bk_set = (1u32 << bk) - 1;
+                        c.black_kings = spread(bk_set, !(men | c.white_kings));
+                        continue;
+                    }
+                }
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,6 +467,22 @@ mod tests {
                 assert_eq!(all.iter().fold(0, |a, s| a | s).count_ones(), m.pieces());
                 assert_eq!(ci.index(&c), i, "{m} {i}");
             }
+        }
+    }
+
+    #[test]
+    fn walk_visits_every_index_in_order() {
+        for m in Material::all_up_to(4) {
+            let ci = ClassIndex::new(m);
+            let mut next = 3.min(ci.size);
+            ci.walk(next..ci.size, |i, c| {
+                assert_eq!(i, next);
+                assert_eq!(*c, ci.unindex(i), "{m} {i}");
+                next += 1;
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            assert_eq!(next, ci.size);
         }
     }
 

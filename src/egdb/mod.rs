@@ -52,7 +52,7 @@ pub use index::{ClassIndex, Material};
 pub use probe::Egdb;
 pub use value::Outcome;
 
-use crate::movegen::legal_moves;
+use crate::movegen::{MoveList, generate_into};
 use store::TableFile;
 
 /// The default directory: `$XDG_DATA_HOME/damiera/egdb`, else
@@ -215,12 +215,14 @@ pub fn verify_table(
                 scope.spawn(move || {
                     let range = (k * chunk).min(n)..((k + 1) * chunk).min(n);
                     let len = range.end - range.start;
-                    for i in range {
-                        check_position(table, solved, i)?;
+                    let mut moves = MoveList::new();
+                    table.index.walk(range, |i, c| {
+                        check_position(table, solved, i, c, &mut moves)?;
                         if i % 65_536 == 65_535 {
                             progress(65_536);
                         }
-                    }
+                        Ok::<(), String>(())
+                    })?;
                     progress(len % 65_536);
                     Ok(())
                 })
@@ -237,9 +239,15 @@ pub fn verify_table(
     results.into_iter().collect()
 }
 
-fn check_position(table: &SolvedTable, solved: &Solved, i: u64) -> Result<(), String> {
-    let pos = table.index.unindex(i).position();
-    let moves = legal_moves(&pos);
+fn check_position(
+    table: &SolvedTable,
+    solved: &Solved,
+    i: u64,
+    c: &index::Canonical,
+    moves: &mut MoveList,
+) -> Result<(), String> {
+    let pos = c.position();
+    generate_into(&pos, moves);
     let mut best: Option<Outcome> = None;
     for &mv in moves.iter() {
         let o = solved.outcome(&pos.play(mv))?.before_move();

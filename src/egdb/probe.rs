@@ -10,7 +10,7 @@ use parking_lot::Mutex;
 
 use super::index::{Canonical, Material};
 use super::store::{BLOCK_POSITIONS, TableFile};
-use super::value::Outcome;
+use super::value::{Code, Outcome};
 use crate::board::Position;
 
 /// Cache size when none is given, MiB.
@@ -32,11 +32,11 @@ struct BlockCache {
 }
 
 /// A cached block: its key (class id and block number) and its values.
-type CacheSlot = Mutex<Option<(u64, Arc<[u8]>)>>;
+type CacheSlot = Mutex<Option<(u64, Arc<[Code]>)>>;
 
 impl BlockCache {
     fn new(mib: usize) -> BlockCache {
-        let n = (mib.max(1) << 20) / BLOCK_POSITIONS;
+        let n = (mib.max(1) << 20) / (BLOCK_POSITIONS * std::mem::size_of::<Code>());
         BlockCache {
             slots: (0..n.max(16)).map(|_| Mutex::new(None)).collect(),
         }
@@ -166,7 +166,7 @@ impl Egdb {
         }
         match file.read_block(block) {
             Ok(values) => {
-                let values: Arc<[u8]> = values.into();
+                let values: Arc<[Code]> = values.into();
                 let o = Outcome::decode(values[index % BLOCK_POSITIONS]);
                 *cell.lock() = Some((key, values));
                 o

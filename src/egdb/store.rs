@@ -11,11 +11,11 @@
 //!     28     4  blocks (n)
 //!     32    24  wins, losses, draws (u64 each)
 //!     56     4  longest win, longest loss (plies, u16 each)
-//!     60     4  reserved (0)
+//!     60     4  bytes per value: 1 when every value of the class fits a byte, else 2
 //!     64  8n+8  block offsets from the start of the data (the last one is the data size)
 //!          8n   FNV-1a 64 checksum of each compressed block
 //!           8   FNV-1a 64 checksum of all bytes before it
-//!             then the zstd-compressed blocks of value bytes (see `super::value`).
+//!             then the zstd-compressed blocks of values (see `super::value`).
 //! ```
 
 use std::fs::File;
@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use super::build::{SolvedTable, TableStats};
 use super::index::{ClassIndex, Material};
+use super::value::{Code, from_byte, to_byte};
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"DAMIEGDB";
@@ -51,9 +52,12 @@ pub fn table_path(dir: &Path, material: Material) -> PathBuf {
 /// Writes a table (to a temporary name, then renamed into place); returns its size.
 pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Result<u64, String> {
     let m = table.index.material;
-    let blocks: Vec<Vec<u8>> = table
-        .values
-        .chunks(BLOCK_POSITIONS)
+    let narrow: Option<Vec<u8>> = table.values.iter().map(|&c| to_byte(c)).collect();
+    let value_bytes: u32 = if narrow.is_some() { 1 } else { 2 };
+    let raw: Vec<u8> =
+        narrow.unwrap_or_else(|| table.values.iter().flat_map(|c| c.to_le_bytes()).collect());
+    let blocks: Vec<Vec<u8>> = raw
+        .chunks(BLOCK_POSITIONS * value_bytes as usize)
         .map(|b| zstd::bulk::compress(b, LEVEL))
         .collect::<Result<_, _>>()
         .map_err(|e| format!("compressing class {m}: {e}"))?;
@@ -69,7 +73,7 @@ pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Resul
     }
     head.extend_from_slice(&stats.longest_win.to_le_bytes());
     head.extend_from_slice(&stats.longest_loss.to_le_bytes());
-    head.extend_from_slice(&0u32.to_le_bytes());
+    head.extend_from_slice(&value_bytes.to_le_bytes());
     let mut offset = 0u64;
     head.extend_from_slice(&offset.to_le_bytes());
     for b in &blocks {
@@ -120,6 +124,7 @@ pub struct TableFile {
     offsets: Vec<u64>,
     sums: Vec<u64>,
     data_start: u64,
+    value_bytes: usize,
 }
 
 fn le_u64(b: &[u8], at: usize) -> u64 {
@@ -184,6 +189,10 @@ impl TableFile {
             longest_win: le_u16(&head, 56),
             longest_loss: le_u16(&head, 58),
         };
+        let value_bytes = le_u32(&head, 60) as usize;
+        if value_bytes != 1 && value_bytes != 2 {
+            return Err(bad("bad value width in header"));
+        }
         let table_len = blocks * 16 + 16;
         if len < (HEADER_LEN + table_len) as u64 {
             return Err(bad("truncated index"));
@@ -221,6 +230,7 @@ impl TableFile {
             offsets,
             sums,
             data_start,
+            value_bytes,
         })
     }
 
@@ -235,7 +245,7 @@ impl TableFile {
     }
 
     /// Reads, checks and decompresses block `b`.
-    pub fn read_block(&self, b: usize) -> Result<Vec<u8>, String> {
+    pub fn read_block(&self, b: usize) -> Result<Vec<Code>, String> {
         let name = self.path.display();
         let (start, end) = (self.offsets[b], self.offsets[b + 1]);
         let mut raw = vec![0u8; (end - start) as usize];
@@ -246,12 +256,19 @@ impl TableFile {
             return Err(format!("{name}: block {b}: checksum mismatch"));
         }
         let want = BLOCK_POSITIONS.min(self.header.positions as usize - b * BLOCK_POSITIONS);
-        let values =
-            zstd::bulk::decompress(&raw, want).map_err(|e| format!("{name}: block {b}: {e}"))?;
-        if values.len() != want {
+        let bytes = zstd::bulk::decompress(&raw, want * self.value_bytes)
+            .map_err(|e| format!("{name}: block {b}: {e}"))?;
+        if bytes.len() != want * self.value_bytes {
             return Err(format!("{name}: block {b}: wrong length"));
         }
-        Ok(values)
+        Ok(if self.value_bytes == 1 {
+            bytes.into_iter().map(from_byte).collect()
+        } else {
+            bytes
+                .chunks_exact(2)
+                .map(|p| Code::from_le_bytes([p[0], p[1]]))
+                .collect()
+        })
     }
 
     /// Reads the whole table.
@@ -270,6 +287,27 @@ impl TableFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_distances_are_stored_in_two_bytes() {
+        use super::super::value::Outcome;
+        let m = Material::from_name("0101").unwrap();
+        let index = ClassIndex::new(m);
+        let values: Vec<Code> = (0..index.size)
+            .map(|i| Outcome::Win(1 + 2 * (i as u16 % 400)).encode())
+            .collect();
+        let table = SolvedTable { index, values };
+        let dir = std::env::temp_dir().join(format!("damiera-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stats = table.stats();
+        assert_eq!(stats.longest_win, 799);
+        write_table(&dir, &table, &stats).unwrap();
+        let file = TableFile::open(&table_path(&dir, m)).unwrap();
+        assert_eq!(file.value_bytes, 2);
+        assert_eq!(file.header.stats, stats);
+        assert_eq!(file.read_all().unwrap().values, table.values);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn fnv_matches_the_reference() {
