@@ -458,3 +458,76 @@ fn won_four_piece_endings_are_won() {
     }
     assert_eq!(won, 12);
 }
+
+#[test]
+fn analyse_says_when_a_result_comes_from_the_databases() {
+    let out = damiera()
+        .args(["analyse", "--depth", "6", "--egdb-path"])
+        .arg(built_db())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"W:WK22,K23:BK10\nW:WK4:BK29\nW:W21-32:B1-12\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["egdb"], true);
+    assert_eq!(lines[0]["win_in"], 7);
+    assert_eq!(lines[0]["score"], 94.93);
+    assert_eq!(lines[1]["egdb"], true);
+    assert_eq!(lines[1]["score"], 0.0);
+    assert!(lines[2].get("egdb").is_none());
+}
+
+#[test]
+fn one_class_builds_from_its_dependencies_and_matches_the_full_build() {
+    let dir = scratch_copy("egdb-one-class");
+    std::fs::remove_file(dir.join("2020.egdb")).unwrap();
+    let status = damiera()
+        .args([
+            "egdb",
+            "build",
+            "--pieces",
+            "4",
+            "--class",
+            "2020",
+            "--threads",
+            "1",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("2020.egdb")).unwrap(),
+        std::fs::read(built_db().join("2020.egdb")).unwrap()
+    );
+    // Without what it leads into, a class cannot be solved: one line, status 2.
+    std::fs::remove_file(dir.join("2010.egdb")).unwrap();
+    std::fs::remove_file(dir.join("2020.egdb")).unwrap();
+    let out = damiera()
+        .args(["egdb", "build", "--pieces", "4", "--class", "2020", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("needed but not solved"), "{err}");
+}

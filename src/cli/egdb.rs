@@ -48,6 +48,11 @@ pub enum EgdbAction {
         /// Threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: Option<u64>,
+        /// Solve only this class (four digits: white men, white kings, black men, black
+        /// kings, White to move) and its colour flip; the classes it leads into must be in
+        /// the directory already. One job of a distributed build.
+        #[arg(long, value_parser = parse_class)]
+        class: Option<Material>,
     },
     /// Re-check every stored value against its successors.
     Verify {
@@ -105,7 +110,8 @@ pub fn run(args: &EgdbArgs, out: &mut impl Write) -> Result<(), CliError> {
             pieces,
             dir,
             threads,
-        } => build(*pieces, &dir.path(), threads_or_all(*threads), out),
+            class,
+        } => build(*pieces, *class, &dir.path(), threads_or_all(*threads), out),
         EgdbAction::Verify { dir, threads } => verify(&dir.path(), threads_or_all(*threads), out),
         EgdbAction::Info { dir } => info(&dir.path(), out).map_err(io),
         EgdbAction::Probe { dir, positions } => probe(&dir.path(), positions, out),
@@ -134,7 +140,28 @@ fn progress_bar(total: u64) -> ProgressBar {
     bar
 }
 
-fn build(pieces: u32, dir: &Path, threads: usize, out: &mut impl Write) -> Result<(), CliError> {
+fn parse_class(text: &str) -> Result<Material, String> {
+    Material::from_name(text).ok_or_else(|| {
+        format!("class '{text}' is not four digits (white men, white kings, black men, black kings) with a piece on each side")
+    })
+}
+
+fn build(
+    pieces: u32,
+    class: Option<Material>,
+    dir: &Path,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    if let Some(c) = class
+        && c.pieces() > pieces
+    {
+        return Err(CliError(format!(
+            "egdb build: class {} has {} pieces, more than --pieces {pieces}",
+            c.name(),
+            c.pieces()
+        )));
+    }
     let io = |e: std::io::Error| CliError(format!("writing output: {e}"));
     let bar = progress_bar(0);
     let lines = Mutex::new(Vec::<String>::new());
@@ -170,7 +197,7 @@ fn build(pieces: u32, dir: &Path, threads: usize, out: &mut impl Write) -> Resul
             }
         }
     };
-    let result = egdb::build_all(pieces, dir, threads, &on_event);
+    let result = egdb::build_classes(pieces, class, dir, threads, &on_event);
     bar.finish_and_clear();
     let summary = match result {
         Ok(s) => s,

@@ -25,7 +25,8 @@
 //!
 //! - **Slurm**: one job array per (pieces, men) level, `--dependency=afterok` on the arrays
 //!   of the levels it reads; array task `k` solves the `k`-th class pair of the level with
-//!   `damiera egdb build --class NAME`-style invocations (the pair solver is [`build::solve`]).
+//!   `damiera egdb build --pieces N --class NAME --dir SHARED` (the pair solver is
+//!   [`build::solve`]).
 //!   Each task reads the table files of its exits from a shared file system (only the
 //!   classes its captures and promotions reach: a few GiB), holds three bytes a position
 //!   of its pair in memory (a 1.5e10-position class needs splitting by the position of the
@@ -134,6 +135,18 @@ pub fn build_all(
     threads: usize,
     on_event: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<BuildSummary, String> {
+    build_classes(pieces, None, dir, threads, on_event)
+}
+
+/// Like [`build_all`]; with `only`, solves just that class and its colour flip, reading
+/// the classes it depends on from `dir` (one job of a distributed build).
+pub fn build_classes(
+    pieces: u32,
+    only: Option<Material>,
+    dir: &Path,
+    threads: usize,
+    on_event: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<BuildSummary, String> {
     let start = Instant::now();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let classes = Material::all_up_to(pieces);
@@ -153,6 +166,10 @@ pub fn build_all(
             .iter()
             .map(|&c| TableFile::open(&store::table_path(dir, c)).ok())
             .collect();
+        let wanted = only.is_none_or(|o| pair.contains(&o));
+        if kept.is_none() && !wanted {
+            continue;
+        }
         if let Some(files) = kept {
             for f in files {
                 summary.kept += 1;
