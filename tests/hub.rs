@@ -284,7 +284,7 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 5, "{params:?}");
+    assert_eq!(params.len(), 6, "{params:?}");
     assert!(
         params.contains(
             &"param name=style value=full type=enum values=\"full baseline\"".to_string()
