@@ -386,6 +386,10 @@ fn browser_plays_and_analyses() {
         let out = cmd.output().expect("run the browser test");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() == Some(77) && !ci {
+            eprintln!("\n!!! SKIPPED browser_plays_and_analyses: {stdout} !!!\n");
+            return;
+        }
         assert!(
             out.status.success(),
             "browser test failed (engine {engine:?}):\n{stdout}\n{stderr}"

@@ -174,7 +174,11 @@ impl Worker {
     }
 
     fn set_engine(&self, change: impl FnOnce(&mut State)) {
-        change(&mut self.app.state.lock());
+        {
+            let mut st = self.app.state.lock();
+            change(&mut st);
+            st.revision += 1;
+        }
         self.app.publish();
     }
 
@@ -291,7 +295,15 @@ impl Worker {
             stale: false,
             overran: false,
         });
-        self.set_engine(|st| st.engine = EngineStatus::Ready { busy: true });
+        let analysis = {
+            let mut st = self.app.state.lock();
+            st.engine = EngineStatus::Ready { busy: true };
+            st.revision += 1;
+            st.analysis.clear();
+            st.analysis_json()
+        };
+        self.app.publish();
+        self.app.events.send("analysis", &analysis.to_string());
     }
 
     fn on_line(&mut self, line: &str) {

@@ -55,6 +55,9 @@ pub struct State {
     pub settings: Settings,
     /// Changes with every change of game or settings; the engine thread compares it.
     pub version: u64,
+    /// Changes with every change at all (also of the engine's status), so that a page
+    /// can tell the newer of two snapshots that reach it by different paths.
+    pub revision: u64,
     /// The engine process.
     pub engine: EngineStatus,
     /// Engine name from its `id` line.
@@ -105,6 +108,7 @@ impl State {
                 analysing: false,
             },
             version: 0,
+            revision: 0,
             engine: EngineStatus::Starting,
             engine_name: "engine".into(),
             engine_pid: None,
@@ -137,6 +141,7 @@ impl State {
         };
         json!({
             "version": self.version,
+            "revision": self.revision,
             "fen": pos.to_fen(),
             "hub": pos.to_hub(),
             "board": board_json(&pos),
@@ -178,16 +183,21 @@ impl Default for State {
 
 impl App {
     /// Runs `change` under the lock; on `Ok` the version moves on, the analysis is
-    /// cleared, pages get the new state and the engine thread is woken.
+    /// cleared if the position shown changed, pages get the new state and the engine
+    /// thread is woken.
     pub fn change<T>(
         &self,
         change: impl FnOnce(&mut State) -> Result<T, String>,
     ) -> Result<T, String> {
         let (out, state, analysis) = {
             let mut st = self.state.lock();
+            let before = (st.game.cursor(), st.game.current(), st.game.start());
             let out = change(&mut st)?;
             st.version += 1;
-            st.analysis.clear();
+            st.revision += 1;
+            if before != (st.game.cursor(), st.game.current(), st.game.start()) {
+                st.analysis.clear();
+            }
             (out, st.to_json(), st.analysis_json())
         };
         self.events.send("state", &state.to_string());

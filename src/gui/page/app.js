@@ -70,7 +70,7 @@ function say(text, info) {
 }
 
 function setState(s) {
-  if (st && s.version < st.version) return;
+  if (st && s.revision < st.revision) return;
   const moved = !st || s.version !== st.version;
   st = s;
   if (moved) sel = [];
