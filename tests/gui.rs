@@ -335,6 +335,15 @@ fn analysis_lines_arrive_and_stop() {
     let state = post_ok(&gui, "/api/analysis", json!({"run": false}));
     assert_eq!(state["settings"]["analysing"], false);
     wait_for(&gui, "the search to stop", |s| s["engine"]["busy"] == false);
+    // When the last page closes its stream, the analysis stops too.
+    post_ok(&gui, "/api/analysis", json!({"run": true}));
+    wait_for(&gui, "the analysis to start again", |s| {
+        s["engine"]["busy"] == true
+    });
+    drop(reader);
+    wait_for(&gui, "the analysis to stop with the last page", |s| {
+        s["settings"]["analysing"] == false && s["engine"]["busy"] == false
+    });
 }
 
 #[test]

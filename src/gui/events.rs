@@ -9,7 +9,8 @@ use parking_lot::Mutex;
 /// The open event streams.
 #[derive(Default)]
 pub struct Broadcaster {
-    clients: Mutex<Vec<Sender<String>>>,
+    clients: Mutex<Vec<(u64, Sender<String>)>>,
+    next_id: Mutex<u64>,
 }
 
 /// One SSE message.
@@ -21,17 +22,32 @@ impl Broadcaster {
     /// Sends an event to every open stream, forgetting closed ones.
     pub fn send(&self, event: &str, data: &str) {
         let text = message(event, data);
-        self.clients.lock().retain(|c| c.send(text.clone()).is_ok());
+        self.clients
+            .lock()
+            .retain(|(_, c)| c.send(text.clone()).is_ok());
     }
 
-    /// A new stream, primed with `first` (already formatted events).
-    pub fn subscribe(&self, first: &[(&str, String)]) -> Receiver<String> {
+    /// A new stream, primed with `first` (already formatted events): its id and its
+    /// events.
+    pub fn subscribe(&self, first: &[(&str, String)]) -> (u64, Receiver<String>) {
         let (tx, rx) = crossbeam_channel::unbounded();
         for (event, data) in first {
             let _ = tx.send(message(event, data));
         }
-        self.clients.lock().push(tx);
-        rx
+        let id = {
+            let mut next = self.next_id.lock();
+            *next += 1;
+            *next
+        };
+        self.clients.lock().push((id, tx));
+        (id, rx)
+    }
+
+    /// Forgets stream `id`; returns how many streams remain open.
+    pub fn unsubscribe(&self, id: u64) -> usize {
+        let mut clients = self.clients.lock();
+        clients.retain(|(i, _)| *i != id);
+        clients.len()
     }
 }
 

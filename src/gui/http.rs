@@ -143,8 +143,18 @@ pub fn handle(app: &Arc<App>, guard: &Guard, mut req: Request) {
                     ("analysis", st.analysis_json().to_string()),
                 ]
             };
-            let events = app.events.subscribe(&first);
+            let (id, events) = app.events.subscribe(&first);
             super::events::stream(req.into_writer(), events);
+            if app.events.unsubscribe(id) == 0 {
+                // The last page went away: do not leave the engine analysing forever.
+                let _ = app.change(|st| {
+                    if !st.settings.analysing {
+                        return Err(String::new());
+                    }
+                    st.settings.analysing = false;
+                    Ok(())
+                });
+            }
             return;
         }
         (Method::Get, "/api/pdn") => pdn_download(&app.state.lock()),
