@@ -381,3 +381,36 @@ impl Worker {
         self.send(&Command::Stop);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multipv_key_is_read_when_present() {
+        assert_eq!(multipv_of("info depth=3 multipv=2 score=0.10"), Some(2));
+        assert_eq!(multipv_of("info depth=3 score=0.10"), None);
+        assert_eq!(multipv_of("info multipv=x"), None);
+        assert_eq!(multipv_of("done move=22-18"), None);
+    }
+
+    #[test]
+    fn pv_is_shown_in_path_form_as_far_as_it_is_legal() {
+        let pos = Position::parse("W:W19:B14,6").unwrap();
+        let pv = ["19x3x6x14".to_string(), "1-2".to_string()];
+        assert_eq!(pv_text(pos, &pv), ["19x10x3", "1-2"]);
+    }
+
+    #[test]
+    fn info_lines_carry_white_view_scores() {
+        let line = "info depth=4 score=0.50 pv=\"9-13\" multipv=3";
+        let Ok(Some(Response::Info(info))) = parse_response(line) else {
+            panic!("not an info line");
+        };
+        let pos = Position::parse("B:W21:B9").unwrap();
+        let v = info_json(line, &info, pos);
+        assert_eq!(v["multipv"], 3);
+        assert_eq!(v["white_score"], -0.5);
+        assert_eq!(v["pv"], json!(["9-13"]));
+    }
+}
