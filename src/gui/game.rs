@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::board::{Color, Move, Position};
-use crate::matchrun::pdn::{PdnGame, PdnMove, Side, parse_pdn, write_pdn};
+use crate::matchrun::pdn::{parse_pdn, write_pdn};
 use crate::matchrun::replay::replay_game;
 use crate::movegen::{capture_paths, hub_text, legal_moves, parse_move, path_text};
 
@@ -216,31 +216,29 @@ impl Game {
         json!({"from": mv.from().number(), "to": mv.to().number(), "captured": captured})
     }
 
-    /// The game as PDN, with the given player names.
-    pub fn to_pdn(&self, white: &str, black: &str) -> String {
+    /// The game as PDN, with the given player names. The moves go through the PDN
+    /// reader (movetext we write ourselves), so the record is built by the same code
+    /// that reads uploads, whatever fields a PDN move grows.
+    pub fn to_pdn(&self, white: &str, black: &str) -> Result<String, String> {
         let result = self.ending().map_or("*", |e| e.result);
-        let moves = self
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(i, &mv)| {
-                let pos = self.positions[i];
-                PdnMove {
-                    text: path_text(&pos, mv),
-                    number: self.move_number(i) as u32,
-                    side: match pos.side_to_move() {
-                        Color::White => Side::White,
-                        Color::Black => Side::Black,
-                    },
-                    comment: None,
-                }
-            })
-            .collect();
-        let mut game = PdnGame {
-            moves,
-            result: (result != "*").then(|| result.to_string()),
-            ..PdnGame::default()
-        };
+        let mut movetext = String::new();
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let pos = self.positions[i];
+            let number = self.move_number(i);
+            match pos.side_to_move() {
+                Color::White => movetext.push_str(&format!("{number}. ")),
+                Color::Black if i == 0 => movetext.push_str(&format!("{number}... ")),
+                Color::Black => {}
+            }
+            movetext.push_str(&path_text(&pos, mv));
+            movetext.push(' ');
+        }
+        movetext.push_str(result);
+        let mut game = parse_pdn(&movetext)
+            .map_err(|e| format!("cannot write the game as PDN: {e}"))?
+            .into_iter()
+            .next()
+            .unwrap_or_default();
         for (k, v) in [
             ("Event", "Damiera web board"),
             ("White", white),
@@ -257,7 +255,7 @@ impl Game {
         if let Some(end) = self.ending() {
             game.set_tag("Termination", &end.reason);
         }
-        write_pdn(&[game])
+        Ok(write_pdn(&[game]))
     }
 
     /// The first game of a PDN text, replayed by the rules; the last ply is shown.
@@ -357,10 +355,19 @@ mod tests {
         for m in ["22-18", "11-14", "18x11", "7x14"] {
             g.play_text(m).unwrap();
         }
-        let text = g.to_pdn("me", "Damiera");
+        let text = g.to_pdn("me", "Damiera").unwrap();
         assert!(text.contains("[White \"me\"]"), "{text}");
         let back = Game::from_pdn(&text).unwrap();
         assert_eq!(back.moves(), g.moves());
+        // Black to move first.
+        let mut g = Game::new(Position::parse("B:W22:B1").unwrap());
+        for m in ["1-5", "22-18"] {
+            g.play_text(m).unwrap();
+        }
+        let text = g.to_pdn("a", "b").unwrap();
+        assert!(text.contains("1... 1-5 2. 22-18"), "{text}");
+        let back = Game::from_pdn(&text).unwrap();
+        assert_eq!((back.start(), back.moves()), (g.start(), g.moves()));
         assert!(Game::from_pdn("1. 22-17 *").is_err());
         assert!(Game::from_pdn("").is_err());
     }

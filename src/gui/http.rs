@@ -347,7 +347,11 @@ fn pdn_download(st: &State) -> Response<Cursor<Vec<u8>>> {
         (Mode::Play, Some(Color::Black)) => ("Player", engine),
         _ => ("?", "?"),
     };
-    let resp = Response::from_data(st.game.to_pdn(white, black).into_bytes());
+    let text = match st.game.to_pdn(white, black) {
+        Ok(text) => text,
+        Err(e) => return error_response(&ApiError(500, e)),
+    };
+    let resp = Response::from_data(text.into_bytes());
     let resp = with_header(resp, "Content-Type", "application/x-pdn; charset=utf-8");
     let resp = with_header(
         resp,
