@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, out)),
         Some(Command::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
         Some(Command::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
+        Some(Command::Gui(args)) => tool_exit(|out| cli::gui::run(&args, out)),
         Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
         Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
         Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, out)),

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{ArgAction, Args};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::matchrun::engine_proc::{EngineProc, EngineSpec, split_command};
+use crate::hub::client::{EngineProc, EngineSpec, split_command};
 use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT, Limits};
 use crate::matchrun::runner::{
     MatchConfig, MatchReport, default_openings, parse_openings, run_match, shuffle, today,

@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod board_view;
 pub mod egdb;
+pub mod gui;
 pub mod matchcmd;
 pub mod moves;
 pub mod perft;
@@ -45,6 +46,8 @@ pub enum Command {
     Match(Box<matchcmd::MatchArgs>),
     /// Endgame databases: build, verify, info, probe.
     Egdb(egdb::EgdbArgs),
+    /// Serve the web board (play and analyse in the browser) on a local port.
+    Gui(gui::GuiArgs),
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.

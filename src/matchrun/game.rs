@@ -13,9 +13,9 @@ use crate::board::{Color, Move, Position};
 use crate::hub::parser::{Clock, Level};
 use crate::movegen::{hub_text, legal_moves, parse_move, path_text};
 
-use super::engine_proc::{EngineFailure, EngineProc, EngineSpec, Thought};
 use super::pdn::{PdnGame, PdnMove, Side};
 use super::stats::GameOutcome;
+use crate::hub::client::{EngineFailure, EngineProc, EngineSpec, Thought};
 
 /// Answer deadline when no clock or move time is set (depth or node limits only).
 pub const UNTIMED_LIMIT: Duration = Duration::from_secs(60);

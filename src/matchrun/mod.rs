@@ -1,7 +1,6 @@
 //! Engine-vs-engine match support: statistics, PDN game records, replaying games
 //! against the rules, driving Hub engine processes and running whole matches.
 
-pub mod engine_proc;
 pub mod game;
 pub mod pdn;
 pub mod replay;

