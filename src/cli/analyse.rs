@@ -106,6 +106,7 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         control: &control,
         style: Style::FULL,
         threads: args.threads as usize,
+        multipv: 1,
     };
     let bar = progress(jobs.len());
     for job in &jobs {

@@ -58,6 +58,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> std::io::Result<()> {
             control: &control,
             style: Style::FULL,
             threads: args.threads as usize,
+            multipv: 1,
         };
         let r = search(&pos, &[], &Limits::depth(args.depth), &ctx, |_| {});
         let elapsed = t.elapsed();

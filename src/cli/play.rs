@@ -401,6 +401,7 @@ impl ConsoleGame {
             control: &control,
             style: Style::FULL,
             threads: 1,
+            multipv: 1,
         };
         let history = self.repetition_history();
         let mut printer = InfoPrinter::new(self.pos, out);

@@ -24,6 +24,8 @@ pub struct EngineOptions {
     pub tt_mib: usize,
     /// Search features.
     pub style: Style,
+    /// Best root moves searched and reported per iteration (MultiPV), 1..=32.
+    pub multipv: usize,
 }
 
 impl Default for EngineOptions {
@@ -32,6 +34,7 @@ impl Default for EngineOptions {
             threads: 1,
             tt_mib: 64,
             style: Style::FULL,
+            multipv: 1,
         }
     }
 }
@@ -184,6 +187,7 @@ fn run_search(
         control,
         style: options.style,
         threads: options.threads,
+        multipv: options.multipv,
     };
     let result = search(
         &request.position,

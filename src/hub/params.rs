@@ -9,6 +9,8 @@ use crate::search::Style;
 const THREADS: (i64, i64) = (1, 64);
 /// Smallest and largest `tt-size` value, MiB.
 const TT_MIB: (i64, i64) = (1, 4096);
+/// Smallest and largest `multipv` value.
+const MULTIPV: (i64, i64) = (1, 32);
 
 /// The parameter values a GUI can set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +23,8 @@ pub struct Params {
     pub ponder: bool,
     /// Search features: `full` (the engine) or `baseline` (first version, for matches).
     pub style: Style,
+    /// Best root moves reported per iteration (a Damiera extension).
+    pub multipv: usize,
 }
 
 impl Default for Params {
@@ -31,6 +35,7 @@ impl Default for Params {
             tt_mib: options.tt_mib,
             ponder: false,
             style: options.style,
+            multipv: options.multipv,
         }
     }
 }
@@ -42,6 +47,7 @@ impl Params {
             threads: self.threads,
             tt_mib: self.tt_mib,
             style: self.style,
+            multipv: self.multipv,
         }
     }
 
@@ -57,6 +63,7 @@ impl Params {
                 style_name(self.style),
                 enumeration(&["full", "baseline"]),
             ),
+            declare("multipv", &self.multipv.to_string(), int(MULTIPV)),
         ]
     }
 
@@ -70,6 +77,7 @@ impl Params {
             "tt-size" => self.tt_mib = parse_int(name, value, TT_MIB)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
             "style" => self.style = parse_style(name, value)?,
+            "multipv" => self.multipv = parse_int(name, value, MULTIPV)?,
             _ => return Err(format!("unknown parameter '{name}'")),
         }
         Ok(())
@@ -156,6 +164,7 @@ mod tests {
                 "param name=tt-size value=64 type=int min=1 max=4096",
                 "param name=ponder value=false type=bool",
                 r#"param name=style value=full type=enum values="full baseline""#,
+                "param name=multipv value=1 type=int min=1 max=32",
             ]
         );
     }
@@ -168,6 +177,7 @@ mod tests {
         assert!(p.set("ponder", "true").is_ok());
         assert!(p.set("style", "baseline").is_ok());
         assert!(p.set("variant", "italian").is_ok());
+        assert!(p.set("multipv", "32").is_ok());
         let before = p;
         for (name, value) in [
             ("threads", "0"),
@@ -177,6 +187,8 @@ mod tests {
             ("tt-size", ""),
             ("ponder", "yes"),
             ("style", "fast"),
+            ("multipv", "0"),
+            ("multipv", "33"),
             ("variant", "brazilian"),
             ("hash", "1"),
         ] {
@@ -184,5 +196,6 @@ mod tests {
         }
         assert_eq!(p, before);
         assert_eq!(p.engine_options().style, Style::BASELINE);
+        assert_eq!(p.engine_options().multipv, 32);
     }
 }

@@ -43,6 +43,14 @@ pub(crate) struct Worker<'a> {
     pub leaf_ply_sum: u64,
     pub leaf_count: u64,
     pub stopped: bool,
+    /// Whether results go into the transposition table (off for MultiPV's extra lines).
+    pub tt_writes: bool,
+}
+
+/// The move ordering tables a search learns, saved to be put back later.
+pub(crate) struct OrderingTables {
+    killers: [[Move; 2]; MAX_PLY + 1],
+    history: Box<[[i32; 64]; 64]>,
 }
 
 impl<'a> Worker<'a> {
@@ -61,7 +69,22 @@ impl<'a> Worker<'a> {
             leaf_ply_sum: 0,
             leaf_count: 0,
             stopped: false,
+            tt_writes: true,
         }
+    }
+
+    /// A copy of the killer and history tables.
+    pub(crate) fn save_ordering(&self) -> OrderingTables {
+        OrderingTables {
+            killers: self.killers,
+            history: self.history.clone(),
+        }
+    }
+
+    /// Puts back tables saved by [`Worker::save_ordering`].
+    pub(crate) fn restore_ordering(&mut self, saved: OrderingTables) {
+        self.killers = saved.killers;
+        self.history = saved.history;
     }
 
     /// The principal variation of the last completed root search.
@@ -307,7 +330,7 @@ impl<'a> Worker<'a> {
         }
         self.keys.pop();
 
-        if self.style.tt {
+        if self.style.tt && self.tt_writes {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {
