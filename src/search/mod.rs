@@ -275,6 +275,9 @@ pub fn search(
     result
 }
 
+/// Size of the table of MultiPV's extra lines, MiB.
+const SIDE_TT_MIB: usize = 16;
+
 /// What the main thread searches for: features, depth and the number of lines.
 #[derive(Clone, Copy)]
 struct RootPlan {
@@ -292,6 +295,8 @@ fn main_thread(
     report: &mut impl FnMut(&SearchInfo),
 ) -> SearchResult {
     let style = plan.style;
+    // MultiPV's extra lines keep their table entries apart (see `more_lines`).
+    let side_tt = (plan.multipv > 1).then(|| TranspositionTable::new(SIDE_TT_MIB));
     let mut worker = Worker::new(shared, style, history);
     let mut result = SearchResult {
         best: Some(root_moves[0]),
@@ -325,8 +330,16 @@ fn main_thread(
             },
         };
         let mut lines = vec![best_line];
-        if plan.multipv > 1 {
-            let complete = more_lines(&mut worker, pos, &root_moves, depth, plan, &mut lines);
+        if let Some(side_tt) = &side_tt {
+            let complete = more_lines(
+                &mut worker,
+                side_tt,
+                pos,
+                &root_moves,
+                depth,
+                plan,
+                &mut lines,
+            );
             worker.flush_nodes();
             // An iteration counts once all its lines are in.
             if !complete && depth > 1 {
@@ -380,12 +393,14 @@ fn result_of(lines: Vec<RootLine>, depth: u32, nodes: u64) -> SearchResult {
 /// Returns false when stopped before every line was found.
 ///
 /// These searches leave no trace that could change the next iteration's first line: they
-/// read the transposition table but do not write it, and the killer and history tables
-/// are restored afterwards. So the best line is exactly the single-PV search's. Each line's
+/// read the shared transposition table but write to `side_tt`, a table of their own, and
+/// the killer and history tables are restored afterwards. So the best line is exactly the
+/// single-PV search's. Each line's
 /// score is capped at the score of the line above it: the search that ranked that line
 /// proved, at the same depth, that no remaining move beats it.
-fn more_lines(
-    worker: &mut Worker,
+fn more_lines<'a>(
+    worker: &mut Worker<'a>,
+    side_tt: &'a TranspositionTable,
     pos: &Position,
     root_moves: &[Move],
     depth: u32,
@@ -393,7 +408,7 @@ fn more_lines(
     lines: &mut Vec<RootLine>,
 ) -> bool {
     let saved = worker.save_ordering();
-    worker.tt_writes = false;
+    worker.side_tt = Some(side_tt);
     let wanted = plan.multipv.min(root_moves.len());
     let mut complete = true;
     while lines.len() < wanted {
@@ -414,7 +429,7 @@ fn more_lines(
             pv: if pv.is_empty() { vec![moves[0]] } else { pv },
         });
     }
-    worker.tt_writes = true;
+    worker.side_tt = None;
     worker.restore_ordering(saved);
     complete
 }

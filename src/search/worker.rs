@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::eval::evaluate;
 use super::score::{INFINITY, MAX_PLY, WIN, from_table, to_table};
-use super::tt::{Bound, Entry};
+use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
 use crate::movegen::{MAX_MOVES, MoveList, generate_into, opponent_threatens};
@@ -43,8 +43,9 @@ pub(crate) struct Worker<'a> {
     pub leaf_ply_sum: u64,
     pub leaf_count: u64,
     pub stopped: bool,
-    /// Whether results go into the transposition table (off for MultiPV's extra lines).
-    pub tt_writes: bool,
+    /// A table of its own for MultiPV's extra lines: results go there, not into the
+    /// shared table, and probes look at both.
+    pub side_tt: Option<&'a TranspositionTable>,
 }
 
 /// The move ordering tables a search learns, saved to be put back later.
@@ -69,7 +70,7 @@ impl<'a> Worker<'a> {
             leaf_ply_sum: 0,
             leaf_count: 0,
             stopped: false,
-            tt_writes: true,
+            side_tt: None,
         }
     }
 
@@ -85,6 +86,16 @@ impl<'a> Worker<'a> {
     pub(crate) fn restore_ordering(&mut self, saved: OrderingTables) {
         self.killers = saved.killers;
         self.history = saved.history;
+    }
+
+    /// The table entry for `key`: the shared table's, or with a side table the deeper
+    /// of the two.
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let shared = self.shared.tt.probe(key);
+        match self.side_tt.and_then(|side| side.probe(key)) {
+            Some(own) if shared.is_none_or(|s| own.depth >= s.depth) => Some(own),
+            _ => shared,
+        }
     }
 
     /// The principal variation of the last completed root search.
@@ -221,11 +232,7 @@ impl<'a> Worker<'a> {
             return -(WIN - ply as i32);
         }
 
-        let entry = if self.style.tt {
-            self.shared.tt.probe(key)
-        } else {
-            None
-        };
+        let entry = if self.style.tt { self.probe(key) } else { None };
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
@@ -330,7 +337,7 @@ impl<'a> Worker<'a> {
         }
         self.keys.pop();
 
-        if self.style.tt && self.tt_writes {
+        if self.style.tt {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {
@@ -344,7 +351,7 @@ impl<'a> Worker<'a> {
                 bound,
                 move_index: best_index,
             };
-            self.shared.tt.store(key, entry);
+            self.side_tt.unwrap_or(self.shared.tt).store(key, entry);
         }
         best
     }
