@@ -391,6 +391,7 @@ fn bad_input_is_one_line_and_leaves_nothing() {
         "--mistake",
         outs,
     );
+    rejects(&["analyse", g, "--mistake", "x"], "number of men", outs);
     // The annotated file is already open when the plot directory turns out unusable:
     // neither it nor its temporary file stays.
     let blocked = dir.join("blocked");

@@ -45,11 +45,11 @@ pub struct AnalyseArgs {
     pub multipv: u64,
     /// A played move losing at least this many men (against the best move) is a mistake
     /// (`?` in --annotate).
-    #[arg(long, default_value_t = 0.3, value_parser = super::matchcmd::parse_seconds)]
+    #[arg(long, default_value_t = 0.3, value_parser = parse_men)]
     pub mistake: f64,
     /// A played move losing at least this many men (against the best move) is a blunder
     /// (`??` in --annotate).
-    #[arg(long, default_value_t = 1.0, value_parser = super::matchcmd::parse_seconds)]
+    #[arg(long, default_value_t = 1.0, value_parser = parse_men)]
     pub blunder: f64,
     /// PDN input only: write the games to this PDN file with the score (White's view)
     /// after each move, `?`/`??` on mistakes/blunders and the engine's line after them.
@@ -59,6 +59,16 @@ pub struct AnalyseArgs {
     /// game), or into a directory (one game-N.svg per game).
     #[arg(long, value_name = "FILE.svg|DIR")]
     pub plot: Option<PathBuf>,
+}
+
+/// Parses a loss threshold in men (a number ≥ 0) for clap.
+fn parse_men(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "bad number of men {text:?}: expected a number >= 0"
+        )),
+    }
 }
 
 /// One analysed position, as a JSON line.
