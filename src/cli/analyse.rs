@@ -19,6 +19,9 @@ use crate::search::{
 };
 
 use super::CliError;
+use super::annotate::{Marks, annotate};
+use super::output::TempFile;
+use super::plot::{Target, svg};
 
 /// Arguments of `analyse`.
 #[derive(Args, Debug)]
@@ -155,6 +158,52 @@ struct Job {
 pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
     let text = read_input(args.input.as_ref())?;
     let is_pdn = looks_like_pdn(&text);
+    check_args(args, is_pdn)?;
+    let games = if is_pdn {
+        read_games(&text)?
+    } else {
+        Vec::new()
+    };
+    let jobs = if is_pdn {
+        pdn_jobs(&games)?
+    } else {
+        fen_jobs(&text)?
+    };
+    // Open the output files before the long part, so that a bad path fails at once.
+    let annotated = args.annotate.as_deref().map(TempFile::create).transpose()?;
+    let plot_target = args
+        .plot
+        .as_ref()
+        .map(|p| Target::prepare(p, games.len()))
+        .transpose()?;
+    let limits = limits(args);
+    let verdicts = analyse_all(&jobs, games.len(), &limits, args, out)?;
+    let marks = Marks {
+        mistake: args.mistake,
+        blunder: args.blunder,
+    };
+    if let Some(mut file) = annotated {
+        let pdn_games: Vec<PdnGame> = games
+            .iter()
+            .zip(&verdicts)
+            .map(|(g, v)| annotate(&g.pdn, v, marks, &limits))
+            .collect();
+        file.write_all(write_pdn(&pdn_games).as_bytes())?;
+        file.commit()?;
+    }
+    if let Some(target) = plot_target {
+        let charts: Vec<String> = games
+            .iter()
+            .zip(&verdicts)
+            .map(|(g, v)| svg(&g.pdn, v, marks))
+            .collect::<Result<_, _>>()?;
+        target.write(&charts)?;
+    }
+    Ok(())
+}
+
+/// Option combinations that cannot work.
+fn check_args(args: &AnalyseArgs, is_pdn: bool) -> Result<(), CliError> {
     if !is_pdn && (args.annotate.is_some() || args.plot.is_some()) {
         return Err(CliError(
             "--annotate and --plot need PDN games as input".to_string(),
@@ -166,29 +215,18 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
             args.mistake, args.blunder
         )));
     }
-    let games = if is_pdn {
-        read_games(&text)?
-    } else {
-        Vec::new()
-    };
-    let jobs = if is_pdn {
-        pdn_jobs(&games)?
-    } else {
-        fen_jobs(&text)?
-    };
-    // Check the outputs before the long part.
-    let mut annotated = args
-        .annotate
-        .as_ref()
-        .map(|p| super::annotate::TempFile::create(p))
-        .transpose()?;
-    let plot_target = args
-        .plot
-        .as_ref()
-        .map(|p| super::plot::Target::prepare(p, games.len()))
-        .transpose()?;
+    Ok(())
+}
 
-    let limits = limits(args);
+/// Searches every job, writing its JSON line; returns the verdicts on the played moves,
+/// one list per game.
+fn analyse_all(
+    jobs: &[Job],
+    games: usize,
+    limits: &Limits,
+    args: &AnalyseArgs,
+    out: &mut impl Write,
+) -> Result<Vec<Vec<PlyVerdict>>, CliError> {
     let tt = TranspositionTable::new(args.tt_size as usize);
     let control = SearchControl::new();
     let ctx = SearchContext {
@@ -199,9 +237,9 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         multipv: args.multipv as usize,
     };
     let bar = progress(jobs.len());
-    let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games.len()];
-    for job in &jobs {
-        let (analysis, verdict) = analyse(job, &limits, &ctx, args);
+    let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games];
+    for job in jobs {
+        let (analysis, verdict) = analyse(job, limits, &ctx, args);
         let line = serde_json::to_string(&analysis).map_err(|e| CliError(e.to_string()))?;
         writeln!(out, "{line}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
         if let (Some(v), Some((game, _, _))) = (verdict, job.game) {
@@ -210,30 +248,7 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let marks = super::annotate::Marks {
-        mistake: args.mistake,
-        blunder: args.blunder,
-    };
-    if let Some(file) = annotated.as_mut() {
-        let pdn_games: Vec<PdnGame> = games
-            .iter()
-            .zip(&verdicts)
-            .map(|(g, v)| super::annotate::annotate(&g.pdn, v, marks, &limits))
-            .collect();
-        file.write_all(write_pdn(&pdn_games).as_bytes())?;
-    }
-    if let Some(file) = annotated {
-        file.commit()?;
-    }
-    if let Some(target) = plot_target {
-        let plots: Vec<String> = games
-            .iter()
-            .zip(&verdicts)
-            .map(|(g, v)| super::plot::svg(&g.pdn, v, marks))
-            .collect::<Result<_, _>>()?;
-        target.write(&plots)?;
-    }
-    Ok(())
+    Ok(verdicts)
 }
 
 /// A PDN game with its legal replay.

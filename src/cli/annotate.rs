@@ -9,7 +9,6 @@ use crate::search::Limits;
 use crate::search::score::{in_men, plies_to_end};
 
 use super::analyse::PlyVerdict;
-pub use super::output::TempFile;
 
 /// Loss thresholds, in men, for marking played moves.
 #[derive(Clone, Copy, Debug)]

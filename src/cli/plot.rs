@@ -125,6 +125,8 @@ fn draw(
         .configure_mesh()
         .x_desc("ply")
         .y_desc("men, White's view")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:+.1}"))
         .draw()?;
     chart.draw_series(LineSeries::new(
         points.iter().copied(),
