@@ -1015,7 +1015,11 @@ mod tests {
         let tag = ("[A-Za-z][A-Za-z0-9_]{0,8}", "\\PC{0,12}");
         let result = prop::option::of(prop::sample::select(&RESULTS[..7]))
             .prop_map(|r| r.map(str::to_string));
-        let moves = prop::collection::vec((arb_move_text(), arb_comment()), 0..40);
+        let glyph = prop::option::of(prop::sample::select(&["?", "??", "!", "!?", "?!"][..]))
+            .prop_map(|g| g.map(str::to_string));
+        let variation = prop::collection::vec(arb_move_text(), 0..4).prop_map(|w| w.join(" "));
+        let extras = (glyph, prop::collection::vec(variation, 0..2));
+        let moves = prop::collection::vec((arb_move_text(), arb_comment(), extras), 0..40);
         (
             prop::collection::vec(tag, 0..6),
             arb_comment(),
@@ -1035,7 +1039,7 @@ mod tests {
                 );
                 let moves = moves
                     .into_iter()
-                    .map(|(text, comment)| {
+                    .map(|(text, comment, (annotation, variations))| {
                         let (number, side) = next;
                         next = match side {
                             Side::White => (number, Side::Black),
@@ -1043,6 +1047,8 @@ mod tests {
                         };
                         PdnMove {
                             comment,
+                            annotation,
+                            variations,
                             ..PdnMove::new(&text, number, side)
                         }
                     })
