@@ -339,6 +339,7 @@ fn best_with_db(pos: &Position, db: Option<&Egdb>, nodes: u64) -> damiera::searc
         style: Style::FULL,
         threads: 1,
         egdb: db,
+        multipv: 1,
     };
     search(pos, &[], &Limits::nodes(nodes), &ctx, |_| {})
 }
@@ -382,6 +383,7 @@ fn play_out(start: Position, db: &Egdb, nodes: u64) -> Option<Color> {
             style: Style::FULL,
             threads: 1,
             egdb: Some(db),
+            multipv: 1,
         };
         let r = search(&pos, &history, &Limits::nodes(nodes), &ctx, |_| {});
         let mv = r.best.unwrap();

@@ -250,7 +250,12 @@ fn protocol_md_transcripts() {
             match step {
                 Step::Send(line) => hub.send(line),
                 Step::Expect(pattern) => {
-                    let line = hub.recv();
+                    // `info` patterns match the very next line; others skip `info`.
+                    let line = if pattern.starts_with("info ") {
+                        hub.recv_any()
+                    } else {
+                        hub.recv()
+                    };
                     assert!(
                         matches(pattern, &line),
                         "expected {pattern:?}, got {line:?}"
@@ -284,7 +289,7 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 6, "{params:?}");
+    assert_eq!(params.len(), 7, "{params:?}");
     assert!(
         params.contains(
             &"param name=style value=full type=enum values=\"full baseline\"".to_string()
@@ -361,6 +366,67 @@ fn stop_ends_analysis() {
         hub.send("stop");
         hub.done();
     }
+    hub.ping();
+    hub.close_cleanly();
+}
+
+/// The `multipv=N` value of an `info` line.
+fn rank(line: &str) -> usize {
+    info_value(line, "multipv").parse().expect("multipv rank")
+}
+
+#[test]
+fn multipv_analysis_sends_ranked_lines_per_depth() {
+    let mut hub = Hub::start();
+    hub.send("set-param name=multipv value=3");
+    hub.send("pos start");
+    hub.send("go analyze");
+    let mut infos = Vec::new();
+    while infos.len() < 5 * 3 {
+        let line = hub.recv_any();
+        assert!(line.starts_with("info "), "{line}");
+        check_info(&line);
+        infos.push(line);
+    }
+    hub.send("stop");
+    let (rest, done) = hub.infos_and_done();
+    infos.extend(rest);
+    // Whole iterations only: ranks 1, 2, 3 in turn, one depth each, depths rising.
+    assert_eq!(infos.len() % 3, 0, "{infos:#?}");
+    for (i, group) in infos.chunks(3).enumerate() {
+        let depths: Vec<&str> = group.iter().map(|l| info_value(l, "depth")).collect();
+        assert_eq!(depths, vec![(i + 1).to_string(); 3], "{group:#?}");
+        assert_eq!(group.iter().map(|l| rank(l)).collect::<Vec<_>>(), [1, 2, 3]);
+        let scores: Vec<f64> = group
+            .iter()
+            .map(|l| info_value(l, "score").parse().unwrap())
+            .collect();
+        assert!(
+            scores[0] >= scores[1] && scores[1] >= scores[2],
+            "{group:#?}"
+        );
+        let firsts: Vec<&str> = group
+            .iter()
+            .map(|l| info_value(l, "pv").trim_matches('"'))
+            .collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    }
+    // `done` names the best line's move of the last iteration.
+    let best = info_value(&infos[infos.len() - 3], "pv")
+        .trim_matches('"')
+        .to_string();
+    assert!(
+        done.starts_with(&format!("done move={best}")),
+        "{done} vs {best}"
+    );
+    hub.send("set-param name=multipv value=1");
+    hub.send("level depth=3");
+    hub.send("go think");
+    let (plain, _) = hub.infos_and_done();
+    assert_eq!(plain.len(), 3, "{plain:#?}");
+    assert!(plain.iter().all(|l| !l.contains("multipv")), "{plain:#?}");
+    hub.send("set-param name=multipv value=0");
+    assert!(hub.recv().starts_with("error message=\"set-param: "));
     hub.ping();
     hub.close_cleanly();
 }

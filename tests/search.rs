@@ -11,6 +11,16 @@ use damiera::search::{
 };
 
 fn run(pos: &Position, history: &[u64], limits: Limits, tt: &TranspositionTable) -> SearchResult {
+    run_multipv(pos, history, limits, tt, 1)
+}
+
+fn run_multipv(
+    pos: &Position,
+    history: &[u64],
+    limits: Limits,
+    tt: &TranspositionTable,
+    multipv: usize,
+) -> SearchResult {
     let control = SearchControl::new();
     let ctx = SearchContext {
         tt,
@@ -18,6 +28,7 @@ fn run(pos: &Position, history: &[u64], limits: Limits, tt: &TranspositionTable)
         style: Style::FULL,
         threads: 1,
         egdb: None,
+        multipv,
     };
     search(pos, history, &limits, &ctx, |_| {})
 }
@@ -163,4 +174,127 @@ fn forced_wins_are_found_and_converted() {
         assert_eq!(loser, Color::Black, "{text}");
         assert!(plies < 200, "{text}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// MultiPV
+// ---------------------------------------------------------------------------
+
+/// Positions with many, few and one legal move: the start, a ballot, a middlegame,
+/// kings, a capture choice.
+const MULTIPV_POSITIONS: [&str; 5] = [
+    "W:W21-32:B1-12",
+    "W:W24,23,22,21,28,26,25,32,31,30,29:B4,3,2,1,7,6,5,11,10,9,13",
+    "B:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
+    "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
+    "W:W19,30:B10,3",
+];
+
+fn multipv_fresh(pos: &Position, depth: u32, k: usize) -> SearchResult {
+    run_multipv(
+        pos,
+        &[],
+        Limits::depth(depth),
+        &TranspositionTable::new(16),
+        k,
+    )
+}
+
+#[test]
+fn multipv_lines_are_distinct_legal_and_ordered() {
+    for text in MULTIPV_POSITIONS {
+        let pos = Position::parse(text).unwrap();
+        let legal = legal_moves(&pos);
+        let k = 3;
+        let r = multipv_fresh(&pos, 7, k);
+        assert_eq!(r.lines.len(), k.min(legal.len()), "{text}");
+        let firsts: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
+        for (i, m) in firsts.iter().enumerate() {
+            assert!(legal.contains(m), "{text}: {m:?} not legal");
+            assert!(!firsts[..i].contains(m), "{text}: {m:?} twice");
+        }
+        for pair in r.lines.windows(2) {
+            assert!(pair[0].score >= pair[1].score, "{text}: {:?}", r.lines);
+        }
+        // The result's fields are the best line's.
+        assert_eq!(
+            (r.best, r.score, &r.pv),
+            (Some(firsts[0]), r.lines[0].score, &r.lines[0].pv)
+        );
+    }
+}
+
+#[test]
+fn multipv_first_line_is_the_single_pv_search() {
+    for text in MULTIPV_POSITIONS {
+        let pos = Position::parse(text).unwrap();
+        for depth in [1, 4, 8] {
+            let single = fresh(&pos, Limits::depth(depth));
+            for k in [2, 4] {
+                let multi = multipv_fresh(&pos, depth, k);
+                assert_eq!(
+                    (multi.best, multi.score, &multi.pv, multi.depth),
+                    (single.best, single.score, &single.pv, single.depth),
+                    "{text} depth {depth} multipv {k}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_beyond_the_legal_moves_lists_each_once() {
+    for text in MULTIPV_POSITIONS {
+        let pos = Position::parse(text).unwrap();
+        let legal = legal_moves(&pos);
+        let r = multipv_fresh(&pos, 5, 32);
+        let mut firsts: Vec<_> = r.lines.iter().map(|l| hub_text(l.pv[0])).collect();
+        let mut expected: Vec<_> = legal.iter().map(|&m| hub_text(m)).collect();
+        firsts.sort();
+        expected.sort();
+        assert_eq!(firsts, expected, "{text}");
+    }
+}
+
+#[test]
+fn multipv_with_one_legal_move_gives_one_line() {
+    // White's man on 19 must take 14 (Black men on 1 and 14).
+    let pos = Position::parse("Wbeeeeeeeeeeeebeeeeweeeeeeeeeeeee").unwrap();
+    assert_eq!(legal_moves(&pos).len(), 1);
+    let r = multipv_fresh(&pos, 6, 3);
+    assert_eq!(r.lines.len(), 1);
+    assert_eq!(Some(r.lines[0].pv[0]), r.best);
+}
+
+#[test]
+fn multipv_reports_every_line_of_every_iteration() {
+    let pos = Position::start();
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new();
+    let ctx = SearchContext {
+        tt: &tt,
+        control: &control,
+        style: Style::FULL,
+        threads: 1,
+        multipv: 3,
+        egdb: None,
+    };
+    let mut seen = Vec::new();
+    let r = search(&pos, &[], &Limits::depth(5), &ctx, |info| {
+        seen.push((info.depth, info.multipv, info.pv[0]))
+    });
+    let expected: Vec<(u32, usize)> = (1..=5).flat_map(|d| (1..=3).map(move |k| (d, k))).collect();
+    let got: Vec<(u32, usize)> = seen.iter().map(|&(d, k, _)| (d, k)).collect();
+    assert_eq!(got, expected);
+    let last: Vec<_> = seen[12..].iter().map(|s| s.2).collect();
+    let lines: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
+    assert_eq!(last, lines);
+}
+
+#[test]
+fn multipv_fixed_depth_is_deterministic() {
+    let pos = Position::parse(MULTIPV_POSITIONS[1]).unwrap();
+    let a = multipv_fresh(&pos, 8, 4);
+    let b = multipv_fresh(&pos, 8, 4);
+    assert_eq!((a.nodes, &a.lines), (b.nodes, &b.lines));
 }

@@ -10,15 +10,18 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::board::{Move, Position};
-use crate::matchrun::pdn::parse_pdn;
-use crate::matchrun::replay::replay_game;
-use crate::movegen::path_text;
+use crate::matchrun::pdn::{PdnGame, parse_pdn, write_pdn};
+use crate::matchrun::replay::{Replay, replay_game};
+use crate::movegen::{legal_moves, path_text};
 use crate::search::score::{database_plies, in_men, plies_to_end};
 use crate::search::{
     Limits, SearchContext, SearchControl, SearchResult, Style, TranspositionTable, search,
 };
 
 use super::CliError;
+use super::annotate::{Marks, annotate};
+use super::output::TempFile;
+use super::plot::{Target, svg};
 
 /// Arguments of `analyse`.
 #[derive(Args, Debug)]
@@ -43,9 +46,35 @@ pub struct AnalyseArgs {
     /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
     #[arg(long)]
     pub egdb_path: Option<PathBuf>,
-    /// A played move losing at least this many men (against the best move) is a blunder.
-    #[arg(long, default_value_t = 1.0, value_parser = super::matchcmd::parse_seconds)]
+    /// Best moves reported per position (MultiPV), each in `lines` with its score and line.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub multipv: u64,
+    /// A played move losing at least this many men (against the best move) is a mistake
+    /// (`?` in --annotate).
+    #[arg(long, default_value_t = 0.3, value_parser = parse_men)]
+    pub mistake: f64,
+    /// A played move losing at least this many men (against the best move) is a blunder
+    /// (`??` in --annotate).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_men)]
     pub blunder: f64,
+    /// PDN input only: write the games to this PDN file with the score (White's view)
+    /// after each move, `?`/`??` on mistakes/blunders and the engine's line after them.
+    #[arg(long, value_name = "OUT.pdn")]
+    pub annotate: Option<PathBuf>,
+    /// PDN input only: draw the evaluation over each game as SVG: into FILE.svg (one
+    /// game), or into a directory (one game-N.svg per game).
+    #[arg(long, value_name = "FILE.svg|DIR")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Parses a loss threshold in men (a number ≥ 0) for clap.
+fn parse_men(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "bad number of men {text:?}: expected a number >= 0"
+        )),
+    }
 }
 
 /// One analysed position, as a JSON line.
@@ -69,6 +98,9 @@ pub struct Analysis {
     pub nodes: u64,
     /// Principal variation, path form.
     pub pv: Vec<String>,
+    /// With `--multipv N`: the best moves, best first, each with its score and line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<LineJson>>,
     /// For games: 1-based game number.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<usize>,
@@ -89,6 +121,37 @@ pub struct Analysis {
     pub blunder: Option<bool>,
 }
 
+/// One of the best moves of a position, as JSON.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct LineJson {
+    /// The move (path form).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Score in men for the side to move.
+    pub score: f64,
+    /// Plies to the end when the score is a proven result (negative: losing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_in: Option<i32>,
+    /// The line, path form, starting with the move.
+    pub pv: Vec<String>,
+}
+
+/// What the analysis of one played move found, in search units, for annotating and
+/// plotting a game.
+#[derive(Clone, Debug)]
+pub struct PlyVerdict {
+    /// The position before the move.
+    pub position: Position,
+    /// Score of the best move, for the side to move.
+    pub best_score: i32,
+    /// The engine's line.
+    pub best_pv: Vec<Move>,
+    /// Score after the move played, for the side that played it.
+    pub played_score: i32,
+    /// Men lost against the best move (≥ 0).
+    pub loss: f64,
+}
+
 /// A position to analyse, with the game context when it comes from PDN.
 struct Job {
     position: Position,
@@ -96,16 +159,82 @@ struct Job {
     game: Option<(usize, usize, Move)>,
 }
 
-/// Runs the analysis; errors (unreadable input, bad FEN, illegal PDN move) are one line.
+/// Runs the analysis; errors (unreadable input, bad FEN, illegal PDN move, unwritable
+/// output) are one line. Files are written whole or not at all.
 pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
     let text = read_input(args.input.as_ref())?;
-    let jobs = if looks_like_pdn(&text) {
-        pdn_jobs(&text)?
+    let is_pdn = looks_like_pdn(&text);
+    check_args(args, is_pdn)?;
+    let games = if is_pdn {
+        read_games(&text)?
+    } else {
+        Vec::new()
+    };
+    let jobs = if is_pdn {
+        pdn_jobs(&games)?
     } else {
         fen_jobs(&text)?
     };
+    // Open the output files before the long part, so that a bad path fails at once.
+    let annotated = args.annotate.as_deref().map(TempFile::create).transpose()?;
+    let plot_target = args
+        .plot
+        .as_ref()
+        .map(|p| Target::prepare(p, games.len()))
+        .transpose()?;
     let limits = limits(args);
     let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(CliError)?;
+    let verdicts = analyse_all(&jobs, games.len(), &limits, args, egdb.as_ref(), out)?;
+    let marks = Marks {
+        mistake: args.mistake,
+        blunder: args.blunder,
+    };
+    if let Some(mut file) = annotated {
+        let pdn_games: Vec<PdnGame> = games
+            .iter()
+            .zip(&verdicts)
+            .map(|(g, v)| annotate(&g.pdn, v, marks, &limits))
+            .collect();
+        file.write_all(write_pdn(&pdn_games).as_bytes())?;
+        file.commit()?;
+    }
+    if let Some(target) = plot_target {
+        let charts: Vec<String> = games
+            .iter()
+            .zip(&verdicts)
+            .map(|(g, v)| svg(&g.pdn, v, marks))
+            .collect::<Result<_, _>>()?;
+        target.write(&charts)?;
+    }
+    Ok(())
+}
+
+/// Option combinations that cannot work.
+fn check_args(args: &AnalyseArgs, is_pdn: bool) -> Result<(), CliError> {
+    if !is_pdn && (args.annotate.is_some() || args.plot.is_some()) {
+        return Err(CliError(
+            "--annotate and --plot need PDN games as input".to_string(),
+        ));
+    }
+    if args.mistake > args.blunder {
+        return Err(CliError(format!(
+            "--mistake {} is above --blunder {}",
+            args.mistake, args.blunder
+        )));
+    }
+    Ok(())
+}
+
+/// Searches every job, writing its JSON line; returns the verdicts on the played moves,
+/// one list per game.
+fn analyse_all(
+    jobs: &[Job],
+    games: usize,
+    limits: &Limits,
+    args: &AnalyseArgs,
+    egdb: Option<&crate::egdb::Egdb>,
+    out: &mut impl Write,
+) -> Result<Vec<Vec<PlyVerdict>>, CliError> {
     let tt = TranspositionTable::new(args.tt_size as usize);
     let control = SearchControl::new();
     let ctx = SearchContext {
@@ -113,17 +242,40 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         control: &control,
         style: Style::FULL,
         threads: args.threads as usize,
-        egdb: egdb.as_ref(),
+        egdb,
+        multipv: args.multipv as usize,
     };
     let bar = progress(jobs.len());
-    for job in &jobs {
-        let analysis = analyse(job, &limits, &ctx, args.blunder);
+    let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games];
+    for job in jobs {
+        let (analysis, verdict) = analyse(job, limits, &ctx, args);
         let line = serde_json::to_string(&analysis).map_err(|e| CliError(e.to_string()))?;
         writeln!(out, "{line}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
+        if let (Some(v), Some((game, _, _))) = (verdict, job.game) {
+            verdicts[game - 1].push(v);
+        }
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(())
+    Ok(verdicts)
+}
+
+/// A PDN game with its legal replay.
+struct ReadGame {
+    pdn: PdnGame,
+    replay: Replay,
+}
+
+fn read_games(text: &str) -> Result<Vec<ReadGame>, CliError> {
+    let games = parse_pdn(text).map_err(|e| CliError(e.to_string()))?;
+    games
+        .into_iter()
+        .enumerate()
+        .map(|(g, pdn)| {
+            let replay = replay_game(&pdn, g + 1).map_err(|e| CliError(e.to_string()))?;
+            Ok(ReadGame { pdn, replay })
+        })
+        .collect()
 }
 
 fn read_input(path: Option<&PathBuf>) -> Result<String, CliError> {
@@ -166,11 +318,10 @@ fn fen_jobs(text: &str) -> Result<Vec<Job>, CliError> {
         .collect()
 }
 
-fn pdn_jobs(text: &str) -> Result<Vec<Job>, CliError> {
-    let games = parse_pdn(text).map_err(|e| CliError(e.to_string()))?;
+fn pdn_jobs(games: &[ReadGame]) -> Result<Vec<Job>, CliError> {
     let mut jobs = Vec::new();
     for (g, game) in games.iter().enumerate() {
-        let replay = replay_game(game, g + 1).map_err(|e| CliError(e.to_string()))?;
+        let replay = &game.replay;
         let mut history: Vec<u64> = Vec::new();
         for (ply, (&position, &mv)) in replay.positions.iter().zip(&replay.moves).enumerate() {
             jobs.push(Job {
@@ -203,41 +354,76 @@ fn limits(args: &AnalyseArgs) -> Limits {
     limits
 }
 
-fn analyse(job: &Job, limits: &Limits, ctx: &SearchContext, blunder: f64) -> Analysis {
+fn analyse(
+    job: &Job,
+    limits: &Limits,
+    ctx: &SearchContext,
+    args: &AnalyseArgs,
+) -> (Analysis, Option<PlyVerdict>) {
     let pos = &job.position;
     let result = search(pos, &job.history, limits, ctx, |_| {});
-    let mut analysis = describe(pos, &result);
+    let mut analysis = describe(pos, &result, args.multipv > 1);
     // A database draw scores 0 like any other draw: say where it came from.
     analysis.egdb |= ctx.egdb.is_some_and(|db| db.probe(pos).is_some());
-    if let Some((game, ply, played)) = job.game {
-        let played_score = if Some(played) == result.best {
-            result.score
-        } else {
+    let Some((game, ply, played)) = job.game else {
+        return (analysis, None);
+    };
+    let from_lines = result
+        .lines
+        .iter()
+        .find(|l| l.pv.first() == Some(&played))
+        .map(|l| l.score);
+    let played_score = match from_lines {
+        Some(score) => score,
+        None => {
             let mut history = job.history.clone();
             history.push(pos.key());
             -search(&pos.play(played), &history, limits, ctx, |_| {}).score
-        };
-        let loss = (in_men(result.score) - in_men(played_score)).max(0.0);
-        analysis.game = Some(game);
-        analysis.ply = Some(ply);
-        analysis.played = Some(path_text(pos, played));
-        analysis.played_score = Some(round2(in_men(played_score)));
-        analysis.loss = Some(round2(loss));
-        analysis.blunder = Some(loss >= blunder);
-    }
-    analysis
+        }
+    };
+    let loss = (in_men(result.score) - in_men(played_score)).max(0.0);
+    analysis.game = Some(game);
+    analysis.ply = Some(ply);
+    analysis.played = Some(path_text(pos, played));
+    analysis.played_score = Some(round2(in_men(played_score)));
+    analysis.loss = Some(round2(loss));
+    analysis.blunder = Some(loss >= args.blunder);
+    let verdict = PlyVerdict {
+        position: *pos,
+        best_score: result.score,
+        best_pv: result.pv.clone(),
+        played_score,
+        loss,
+    };
+    (analysis, Some(verdict))
 }
 
-fn describe(pos: &Position, r: &SearchResult) -> Analysis {
+/// A line in path form; stops at a move that is not legal (never expected).
+fn path_line(pos: &Position, pv: &[Move]) -> Vec<String> {
     let mut line_pos = *pos;
-    let pv =
-        r.pv.iter()
-            .map(|&m| {
-                let text = path_text(&line_pos, m);
-                line_pos = line_pos.play(m);
-                text
+    let mut words = Vec::new();
+    for &m in pv {
+        if !legal_moves(&line_pos).contains(&m) {
+            break;
+        }
+        words.push(path_text(&line_pos, m));
+        line_pos = line_pos.play(m);
+    }
+    words
+}
+
+fn describe(pos: &Position, r: &SearchResult, with_lines: bool) -> Analysis {
+    let lines = with_lines.then(|| {
+        r.lines
+            .iter()
+            .map(|l| LineJson {
+                mv: l.pv.first().map(|&m| path_text(pos, m)).unwrap_or_default(),
+                score: round2(in_men(l.score)),
+                win_in: plies_to_end(l.score).or(database_plies(l.score)),
+                pv: path_line(pos, &l.pv),
             })
-            .collect();
+            .collect()
+    });
     Analysis {
         fen: pos.to_fen(),
         best: r.best.map(|m| path_text(pos, m)),
@@ -246,7 +432,8 @@ fn describe(pos: &Position, r: &SearchResult) -> Analysis {
         egdb: database_plies(r.score).is_some(),
         depth: r.depth,
         nodes: r.nodes,
-        pv,
+        pv: path_line(pos, &r.pv),
+        lines,
         game: None,
         ply: None,
         played: None,

@@ -59,6 +59,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> std::io::Result<()> {
             style: Style::FULL,
             threads: args.threads as usize,
             egdb: None,
+            multipv: 1,
         };
         let r = search(&pos, &[], &Limits::depth(args.depth), &ctx, |_| {});
         let elapsed = t.elapsed();

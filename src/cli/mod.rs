@@ -1,14 +1,17 @@
 //! The command-line tools: argument parsing and one module per subcommand.
 
 pub mod analyse;
+pub mod annotate;
 pub mod bench;
 pub mod board_view;
 pub mod egdb;
 pub mod gui;
 pub mod matchcmd;
 pub mod moves;
+pub mod output;
 pub mod perft;
 pub mod play;
+pub mod plot;
 pub mod tune;
 
 use clap::{Parser, Subcommand};

@@ -12,12 +12,14 @@ use crate::board::{Color, Move, Position};
 use crate::movegen::{legal_moves, parse_move, path_text, sort_moves};
 use crate::search::score::{in_men, plies_to_end};
 use crate::search::{
-    Limits, SearchContext, SearchControl, SearchInfo, SearchResult, Style, TranspositionTable,
-    search,
+    Limits, RootLine, SearchContext, SearchControl, SearchInfo, SearchResult, Style,
+    TranspositionTable, search,
 };
 
 /// Longest thinking time accepted, in seconds.
 const MAX_TIME: f64 = 3600.0;
+/// Best moves shown by `hint` (and `analyse`).
+const HINT_LINES: usize = 3;
 /// Transposition table size for the console engine, MiB.
 const TT_MIB: usize = 64;
 /// Least time between two printed analysis lines (the last one is always printed).
@@ -322,7 +324,7 @@ impl ConsoleGame {
             self.announce(outcome, out)?;
             return self.prompt(out);
         }
-        let result = self.think(out)?;
+        let result = self.think(out, HINT_LINES)?;
         if let Some(best) = result.best {
             writeln!(
                 out,
@@ -330,6 +332,12 @@ impl ConsoleGame {
                 path_text(&self.pos, best),
                 score_text(result.score)
             )?;
+        }
+        if result.lines.len() > 1 {
+            writeln!(out, "Best moves:")?;
+            for (rank, line) in result.lines.iter().enumerate() {
+                writeln!(out, "{}", ranked_line(&self.pos, rank + 1, line))?;
+            }
         }
         self.prompt(out)
     }
@@ -379,7 +387,7 @@ impl ConsoleGame {
     }
 
     fn engine_move(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let result = self.think(out)?;
+        let result = self.think(out, 1)?;
         match result.best {
             Some(mv) => {
                 writeln!(
@@ -395,8 +403,9 @@ impl ConsoleGame {
         Ok(())
     }
 
-    /// Searches the current position, printing analysis lines as it goes.
-    fn think(&mut self, out: &mut impl Write) -> std::io::Result<SearchResult> {
+    /// Searches the current position for its `lines` best moves, printing the best
+    /// line of each iteration as it goes.
+    fn think(&mut self, out: &mut impl Write, lines: usize) -> std::io::Result<SearchResult> {
         let side = self.pos.side_to_move();
         writeln!(
             out,
@@ -413,11 +422,14 @@ impl ConsoleGame {
             style: Style::FULL,
             threads: 1,
             egdb: self.egdb.as_deref(),
+            multipv: lines,
         };
         let history = self.repetition_history();
         let mut printer = InfoPrinter::new(self.pos, out);
         let result = search(&self.pos, &history, &self.think.limits(), &ctx, |info| {
-            printer.info(info)
+            if info.multipv == 1 {
+                printer.info(info)
+            }
         });
         printer.finish()?;
         Ok(result)
@@ -553,7 +565,7 @@ Commands:
   fen             show the current position as FEN
   time <seconds>  set the engine's thinking time per move
   go              the engine moves now for the side to move (you switch sides)
-  hint, analyse   ask the engine for the best move here
+  hint, analyse   ask the engine for the best moves here (the top 3)
   quit            leave";
 
 /// Prints the search's iterations, at most one per [`INFO_INTERVAL`] plus the last one.
@@ -624,6 +636,24 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
         line.push_str(&word);
     }
     line
+}
+
+/// One of the best moves, for `hint`: `  2. 21-17   -0.10  21-17 10-14 ...`.
+fn ranked_line(pos: &Position, rank: usize, line: &RootLine) -> String {
+    let words = pv_texts(pos, &line.pv);
+    let mut text = format!(
+        "  {rank}. {:<9} {:>11} ",
+        words.first().map_or("", String::as_str),
+        score_text(line.score)
+    );
+    for word in &words {
+        if text.len() + 1 + word.len() > WIDTH {
+            break;
+        }
+        text.push(' ');
+        text.push_str(word);
+    }
+    text
 }
 
 /// A principal variation in path form; stops at the first move that is not legal.

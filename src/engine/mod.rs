@@ -25,6 +25,8 @@ pub struct EngineOptions {
     pub tt_mib: usize,
     /// Search features.
     pub style: Style,
+    /// Best root moves searched and reported per iteration (MultiPV), 1..=32.
+    pub multipv: usize,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +35,7 @@ impl Default for EngineOptions {
             threads: 1,
             tt_mib: 64,
             style: Style::FULL,
+            multipv: 1,
         }
     }
 }
@@ -196,6 +199,7 @@ fn run_search(
         style: options.style,
         threads: options.threads,
         egdb,
+        multipv: options.multipv,
     };
     let result = search(
         &request.position,

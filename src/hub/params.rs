@@ -9,6 +9,8 @@ use crate::search::Style;
 const THREADS: (i64, i64) = (1, 64);
 /// Smallest and largest `tt-size` value, MiB.
 const TT_MIB: (i64, i64) = (1, 4096);
+/// Smallest and largest `multipv` value.
+const MULTIPV: (i64, i64) = (1, 32);
 
 /// The parameter values a GUI can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +25,8 @@ pub struct Params {
     pub style: Style,
     /// Endgame database directory; empty: the default directory, used when present.
     pub egdb_path: String,
+    /// Best root moves reported per iteration (a Damiera extension).
+    pub multipv: usize,
 }
 
 impl Default for Params {
@@ -34,6 +38,7 @@ impl Default for Params {
             ponder: false,
             style: options.style,
             egdb_path: String::new(),
+            multipv: options.multipv,
         }
     }
 }
@@ -45,6 +50,7 @@ impl Params {
             threads: self.threads,
             tt_mib: self.tt_mib,
             style: self.style,
+            multipv: self.multipv,
         }
     }
 
@@ -61,6 +67,7 @@ impl Params {
                 enumeration(&["full", "baseline"]),
             ),
             declare("egdb-path", &self.egdb_path, ParamType::String),
+            declare("multipv", &self.multipv.to_string(), int(MULTIPV)),
         ]
     }
 
@@ -75,6 +82,7 @@ impl Params {
             "ponder" => self.ponder = parse_bool(name, value)?,
             "style" => self.style = parse_style(name, value)?,
             "egdb-path" => self.egdb_path = value.to_string(),
+            "multipv" => self.multipv = parse_int(name, value, MULTIPV)?,
             _ => return Err(format!("unknown parameter '{name}'")),
         }
         Ok(())
@@ -162,6 +170,7 @@ mod tests {
                 "param name=ponder value=false type=bool",
                 r#"param name=style value=full type=enum values="full baseline""#,
                 r#"param name=egdb-path value="" type=string"#,
+                "param name=multipv value=1 type=int min=1 max=32",
             ]
         );
     }
@@ -174,6 +183,7 @@ mod tests {
         assert!(p.set("ponder", "true").is_ok());
         assert!(p.set("style", "baseline").is_ok());
         assert!(p.set("variant", "italian").is_ok());
+        assert!(p.set("multipv", "32").is_ok());
         let before = p.clone();
         for (name, value) in [
             ("threads", "0"),
@@ -183,6 +193,8 @@ mod tests {
             ("tt-size", ""),
             ("ponder", "yes"),
             ("style", "fast"),
+            ("multipv", "0"),
+            ("multipv", "33"),
             ("variant", "brazilian"),
             ("hash", "1"),
         ] {
@@ -190,5 +202,6 @@ mod tests {
         }
         assert_eq!(p, before);
         assert_eq!(p.engine_options().style, Style::BASELINE);
+        assert_eq!(p.engine_options().multipv, 32);
     }
 }

@@ -80,6 +80,9 @@ pub struct Info {
     pub nps: Option<f64>,
     /// `pv="m1 m2 ..."`: principal variation in Hub move form, always quoted.
     pub pv: Option<Vec<String>>,
+    /// `multipv=N`: rank of this line among the best root moves (a Damiera extension,
+    /// sent only when the `multipv` parameter is above 1).
+    pub multipv: Option<u32>,
 }
 
 /// `done [move=..] [ponder=..]`: the answer to a `go`.
@@ -216,6 +219,7 @@ fn build_info(args: &Args<'_>) -> Result<Info, String> {
         time: args.non_negative("time")?,
         nps: args.non_negative("nps")?,
         pv: args.get("pv").map(words),
+        multipv: args.number("multipv")?,
     })
 }
 
@@ -304,6 +308,7 @@ impl Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
         write_plain(f, "depth", self.depth)?;
+        write_plain(f, "multipv", self.multipv)?;
         write_real(f, "mean-depth", self.mean_depth, 1)?;
         write_real(f, "score", self.score, 2)?;
         write_plain(f, "nodes", self.nodes)?;

@@ -111,7 +111,10 @@ impl Session {
             return out; // nothing was asked: ignore
         };
         match event {
-            EngineEvent::Info(info) => out.push(Response::Info(info_response(&info, &running))),
+            EngineEvent::Info(info) => {
+                let ranked = self.params.multipv > 1;
+                out.push(Response::Info(info_response(&info, &running, ranked)))
+            }
             EngineEvent::Done(result) => {
                 self.running = None;
                 out.push(Response::Done(done_response(&result)));
@@ -293,8 +296,9 @@ pub fn limits(level: &Level, mode: GoMode) -> Limits {
     }
 }
 
-/// The `info` line of an iteration; after `ponder-hit`, time counts from the hit.
-fn info_response(info: &SearchInfo, running: &Running) -> Info {
+/// The `info` line of an iteration (of one of its lines with MultiPV: `ranked` adds the
+/// `multipv` key); after `ponder-hit`, time counts from the hit.
+fn info_response(info: &SearchInfo, running: &Running, ranked: bool) -> Info {
     let before_hit = running.hit.map_or(Duration::ZERO, |hit| {
         hit.saturating_duration_since(running.started)
     });
@@ -306,6 +310,7 @@ fn info_response(info: &SearchInfo, running: &Running) -> Info {
         time: Some(info.time.saturating_sub(before_hit).as_secs_f64()),
         nps: Some(info.nps() / 1e6),
         pv: Some(info.pv.iter().map(|&m| hub_text(m)).collect()),
+        multipv: ranked.then(|| u32::try_from(info.multipv).unwrap_or(u32::MAX)),
     }
 }
 

@@ -340,15 +340,14 @@ impl GameState {
             (Some(sc), None) => Some(format!("{sc:.2}")),
             _ => None,
         };
+        let pdn_side = if side == Color::White {
+            Side::White
+        } else {
+            Side::Black
+        };
         self.pdn_moves.push(PdnMove {
-            text: path_text(&self.pos, mv),
-            number: self.move_number,
-            side: if side == Color::White {
-                Side::White
-            } else {
-                Side::Black
-            },
             comment,
+            ..PdnMove::new(&path_text(&self.pos, mv), self.move_number, pdn_side)
         });
         if side == Color::Black {
             self.move_number += 1;

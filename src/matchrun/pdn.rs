@@ -6,14 +6,21 @@
 //! (a capture, two or more squares; `X` and `:` are accepted and written as
 //! `x`).
 //!
-//! The reader skips `;` line comments, `%` escape lines, `(variations)` (nested,
-//! with any comments inside), NAGs (`$1`) and `!`/`?` annotations. `{comments}`
-//! are kept, with runs of whitespace collapsed to one space. The result token
+//! The reader skips `;` line comments, `%` escape lines and NAGs (`$1`).
+//! `{comments}`, `(variations)` (nested, with any comments inside, kept as text)
+//! and `!`/`?` move annotations are kept, with runs of whitespace collapsed to one
+//! space. The result token
 //! `*` (unknown or unfinished game) is read as `result: None`, and the writer
 //! writes `None` as `*`.
 //!
+//! The writer writes a move number before each White move and before a first
+//! move by Black, and no other: continuation numbers such as `11...` are optional
+//! in PDN, and some readers (pydraughts 0.6.7) fail on them.
+//!
 //! Writing a game and reading it back gives the same game when its moves are
 //! normalized move text, its comments are whitespace-normalized without `}`,
+//! its variations are whitespace-normalized with balanced parentheses and no
+//! braces, its annotations are runs of `!` and `?`,
 //! its tag names are alphanumeric (or `_`) and its tags are in writing order
 //! (see [`PdnGame::sort_tags`]). The writer does not keep the `Result` tag in
 //! step with [`PdnGame::result`]; callers set both.
@@ -40,6 +47,25 @@ pub struct PdnMove {
     pub side: Side,
     /// Comment following the move, whitespace-normalized.
     pub comment: Option<String>,
+    /// Annotation glyph written after the move, such as `?` (mistake), `??`, `!`.
+    pub annotation: Option<String>,
+    /// Variations after the move (alternatives to it), each the text between its
+    /// parentheses, whitespace-normalized.
+    pub variations: Vec<String>,
+}
+
+impl PdnMove {
+    /// A move with no comment, annotation or variation.
+    pub fn new(text: &str, number: u32, side: Side) -> PdnMove {
+        PdnMove {
+            text: text.to_string(),
+            number,
+            side,
+            comment: None,
+            annotation: None,
+            variations: Vec::new(),
+        }
+    }
 }
 
 /// A game: tag pairs, main line and result.
@@ -189,6 +215,7 @@ struct Token {
 enum TokenKind {
     Tag(String, String),
     Comment(String),
+    Variation(String),
     Symbol(String),
 }
 
@@ -282,10 +309,7 @@ impl<'a> Lexer<'a> {
                     self.skip_line();
                     continue;
                 }
-                '(' => {
-                    self.skip_variation()?;
-                    continue;
-                }
+                '(' => TokenKind::Variation(self.read_variation()?),
                 ')' | ']' | '}' => {
                     self.bump();
                     let kind = if c == ')' {
@@ -333,12 +357,15 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Skips a `( ... )` variation, nested variations and comments included.
-    fn skip_variation(&mut self) -> Result<(), RawError> {
+    /// Reads a `( ... )` variation, nested variations and comments included, and
+    /// returns the normalized text between the outer parentheses.
+    fn read_variation(&mut self) -> Result<String, RawError> {
         let (line, column) = (self.line, self.column);
         let mut depth = 0usize;
         let mut in_comment = false;
+        let mut raw = String::new();
         while let Some(c) = self.bump() {
+            raw.push(c);
             match c {
                 '}' if in_comment => in_comment = false,
                 _ if in_comment => {}
@@ -347,7 +374,8 @@ impl<'a> Lexer<'a> {
                 ')' => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
-                        return Ok(());
+                        let inner = &raw[1..raw.len() - 1];
+                        return Ok(normalize_comment(inner));
                     }
                 }
                 _ => {}
@@ -459,6 +487,13 @@ impl GameBuilder {
                 append_comment(slot, text);
                 Ok(None)
             }
+            TokenKind::Variation(text) => {
+                self.in_movetext = true;
+                if let Some(m) = self.game.moves.last_mut() {
+                    m.variations.push(text);
+                }
+                Ok(None)
+            }
             TokenKind::Symbol(sym) => self.symbol(&sym, token.line, token.column),
         }
     }
@@ -475,6 +510,11 @@ impl GameBuilder {
             return Ok(self.finish());
         }
         if is_annotation(sym) {
+            if !sym.starts_with('$')
+                && let Some(m) = self.game.moves.last_mut()
+            {
+                m.annotation = Some(sym.to_string());
+            }
             return Ok(None);
         }
         let rest = self.move_number_prefix(sym);
@@ -514,17 +554,15 @@ impl GameBuilder {
     }
 
     /// Appends a move if `text` is valid move text.
-    fn push_move(&mut self, text: &str) -> bool {
-        let Some(text) = normalize_move(text) else {
+    fn push_move(&mut self, raw: &str) -> bool {
+        let Some(text) = normalize_move(raw) else {
             return false;
         };
         let (number, side) = self.next_or_start();
-        self.game.moves.push(PdnMove {
-            text,
-            number,
-            side,
-            comment: None,
-        });
+        let mut mv = PdnMove::new(&text, number, side);
+        let glyph = raw_text_suffix(raw);
+        mv.annotation = (!glyph.is_empty()).then(|| glyph.to_string());
+        self.game.moves.push(mv);
         self.next = Some(match side {
             Side::White => (number, Side::Black),
             Side::Black => (number.saturating_add(1), Side::White),
@@ -550,6 +588,12 @@ fn append_comment(slot: &mut Option<String>, text: String) {
         Some(_) => {}
         None => *slot = Some(text),
     }
+}
+
+/// The `!`/`?` glyphs at the end of move text.
+fn raw_text_suffix(text: &str) -> &str {
+    let body = text.trim_end_matches(['!', '?']);
+    &text[body.len()..]
 }
 
 /// NAGs (`$12`) and stand-alone `!`/`?` annotations.
@@ -619,29 +663,30 @@ impl PdnGame {
         self.tags.sort_by_key(|(name, _)| roster_rank(name));
     }
 
-    /// The move text as words, each placed whole on a line.
+    /// The move text as words, each placed whole on a line. Black's moves get a
+    /// number (`12...`) only when the game starts with one.
     fn movetext_words(&self) -> Vec<String> {
         let mut words = Vec::new();
-        let mut after_comment = false;
         if let Some(c) = &self.comment {
             push_comment_words(&mut words, c);
-            after_comment = true;
         }
-        let mut prev: Option<(u32, Side)> = None;
-        for m in &self.moves {
-            let continues_white = prev == Some((m.number, Side::White)) && !after_comment;
+        for (i, m) in self.moves.iter().enumerate() {
             match m.side {
                 Side::White => words.push(format!("{}.", m.number)),
-                Side::Black if !continues_white => words.push(format!("{}...", m.number)),
+                Side::Black if i == 0 => words.push(format!("{}...", m.number)),
                 Side::Black => {}
             }
-            words.push(m.text.clone());
-            after_comment = false;
+            words.push(format!(
+                "{}{}",
+                m.text,
+                m.annotation.as_deref().unwrap_or("")
+            ));
             if let Some(c) = &m.comment {
                 push_comment_words(&mut words, c);
-                after_comment = true;
             }
-            prev = Some((m.number, m.side));
+            for v in &m.variations {
+                push_variation_words(&mut words, v);
+            }
         }
         words.push(self.result.clone().unwrap_or_else(|| "*".to_string()));
         words
@@ -659,6 +704,20 @@ fn push_comment_words(words: &mut Vec<String>, comment: &str) {
     match parts.last_mut() {
         Some(last) => last.push('}'),
         None => parts.push("{}".to_string()),
+    }
+    words.extend(parts);
+}
+
+/// Splits a variation into words, the first starting with `(` and the last
+/// ending with `)`.
+fn push_variation_words(words: &mut Vec<String>, variation: &str) {
+    let mut parts: Vec<String> = variation.split_whitespace().map(str::to_string).collect();
+    if let Some(first) = parts.first_mut() {
+        first.insert(0, '(');
+    }
+    match parts.last_mut() {
+        Some(last) => last.push(')'),
+        None => parts.push("()".to_string()),
     }
     words.extend(parts);
 }
@@ -720,10 +779,8 @@ mod tests {
 
     fn mv(number: u32, side: Side, text: &str, comment: Option<&str>) -> PdnMove {
         PdnMove {
-            text: text.to_string(),
-            number,
-            side,
             comment: comment.map(str::to_string),
+            ..PdnMove::new(text, number, side)
         }
     }
 
@@ -744,13 +801,20 @@ mod tests {
         assert_eq!(g.tags.len(), 5);
         assert_eq!(g.comment.as_deref(), Some("Opening comment"));
         use Side::{Black as B, White as W};
+        let annotated = |m: PdnMove, glyph: &str| PdnMove {
+            annotation: Some(glyph.to_string()),
+            ..m
+        };
         let expected = vec![
             mv(1, W, "22-19", None),
             mv(1, B, "11-15", None),
-            mv(2, W, "19x10", None),
-            mv(2, B, "6x15", None),
+            annotated(mv(2, W, "19x10", None), "!"),
+            PdnMove {
+                variations: vec!["2... 7x14 {a (tricky) comment} (3. 21-18?)".to_string()],
+                ..mv(2, B, "6x15", None)
+            },
             mv(3, W, "24-20", Some("quiet move")),
-            mv(3, B, "15-19", None),
+            annotated(mv(3, B, "15-19", None), "?!"),
             mv(4, W, "23x14x5", None),
         ];
         assert_eq!(g.moves, expected);
@@ -876,7 +940,7 @@ mod tests {
     }
 
     #[test]
-    fn writes_ellipsis_for_black_first_and_after_comments() {
+    fn writes_ellipsis_only_for_black_first() {
         let game = PdnGame {
             tags: vec![("FEN".into(), "B:W18:B12".into())],
             comment: Some("start".into()),
@@ -889,7 +953,7 @@ mod tests {
         };
         let text = game.to_string();
         assert!(
-            text.ends_with("{start} 1... 12-16 2. 18-14 {threat} 2... 16-20 *\n"),
+            text.ends_with("{start} 1... 12-16 2. 18-14 {threat} 16-20 *\n"),
             "{text}"
         );
         assert_eq!(parse_one(&text), game);
@@ -951,7 +1015,11 @@ mod tests {
         let tag = ("[A-Za-z][A-Za-z0-9_]{0,8}", "\\PC{0,12}");
         let result = prop::option::of(prop::sample::select(&RESULTS[..7]))
             .prop_map(|r| r.map(str::to_string));
-        let moves = prop::collection::vec((arb_move_text(), arb_comment()), 0..40);
+        let glyph = prop::option::of(prop::sample::select(&["?", "??", "!", "!?", "?!"][..]))
+            .prop_map(|g| g.map(str::to_string));
+        let variation = prop::collection::vec(arb_move_text(), 0..4).prop_map(|w| w.join(" "));
+        let extras = (glyph, prop::collection::vec(variation, 0..2));
+        let moves = prop::collection::vec((arb_move_text(), arb_comment(), extras), 0..40);
         (
             prop::collection::vec(tag, 0..6),
             arb_comment(),
@@ -971,17 +1039,17 @@ mod tests {
                 );
                 let moves = moves
                     .into_iter()
-                    .map(|(text, comment)| {
+                    .map(|(text, comment, (annotation, variations))| {
                         let (number, side) = next;
                         next = match side {
                             Side::White => (number, Side::Black),
                             Side::Black => (number + 1, Side::White),
                         };
                         PdnMove {
-                            text,
-                            number,
-                            side,
                             comment,
+                            annotation,
+                            variations,
+                            ..PdnMove::new(&text, number, side)
                         }
                     })
                     .collect();

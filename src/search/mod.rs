@@ -101,6 +101,8 @@ pub struct SearchInfo {
     pub time: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Rank of this line among the best root moves (1 = best; always 1 without MultiPV).
+    pub multipv: usize,
 }
 
 impl SearchInfo {
@@ -124,6 +126,19 @@ pub struct SearchResult {
     /// Nodes searched (all threads).
     pub nodes: u64,
     /// Principal variation.
+    pub pv: Vec<Move>,
+    /// The best root moves of the deepest complete iteration, best first, each with its
+    /// score and line (`lines[0]` is `score` and `pv`); at most `multipv` of them.
+    pub lines: Vec<RootLine>,
+}
+
+/// One of the best root moves with its score and principal variation (which starts
+/// with the root move).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootLine {
+    /// Score for the side to move.
+    pub score: i32,
+    /// Principal variation, starting with the root move.
     pub pv: Vec<Move>,
 }
 
@@ -193,6 +208,9 @@ pub struct SearchContext<'a> {
     pub threads: usize,
     /// Endgame databases to probe (exact results for the positions they hold).
     pub egdb: Option<&'a Egdb>,
+    /// How many best root moves to search and report, each with its own score and line
+    /// (MultiPV); 1 is the normal search.
+    pub multipv: usize,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's positions since
@@ -211,6 +229,7 @@ pub fn search(
         style,
         threads,
         egdb,
+        multipv,
     } = *ctx;
     let root_moves = legal_moves(pos).to_vec();
     let mut result = SearchResult {
@@ -220,6 +239,7 @@ pub fn search(
         depth: 0,
         nodes: 0,
         pv: Vec::new(),
+        lines: Vec::new(),
     };
     if root_moves.is_empty() {
         result.score = -score::WIN;
@@ -250,19 +270,27 @@ pub fn search(
             let (shared, moves) = (&shared, root_moves.clone());
             scope.spawn(move || helper_thread(shared, pos, history, moves, style, max_depth, id));
         }
-        result = main_thread(
-            &shared,
-            pos,
-            history,
-            root_moves,
+        let plan = RootPlan {
             style,
             max_depth,
-            &mut report,
-        );
+            multipv: multipv.max(1),
+        };
+        result = main_thread(&shared, pos, history, root_moves, plan, &mut report);
         shared.finished.store(true, Ordering::Relaxed);
     });
     result.nodes = shared.nodes.load(Ordering::Relaxed);
     result
+}
+
+/// Size of the table of MultiPV's extra lines, MiB.
+const SIDE_TT_MIB: usize = 16;
+
+/// What the main thread searches for: features, depth and the number of lines.
+#[derive(Clone, Copy)]
+struct RootPlan {
+    style: Style,
+    max_depth: u32,
+    multipv: usize,
 }
 
 fn main_thread(
@@ -270,10 +298,12 @@ fn main_thread(
     pos: &Position,
     history: &[u64],
     mut root_moves: Vec<Move>,
-    style: Style,
-    max_depth: u32,
+    plan: RootPlan,
     report: &mut impl FnMut(&SearchInfo),
 ) -> SearchResult {
+    let style = plan.style;
+    // MultiPV's extra lines keep their table entries apart (see `more_lines`).
+    let side_tt = (plan.multipv > 1).then(|| TranspositionTable::new(SIDE_TT_MIB));
     let mut worker = Worker::new(shared, style, history);
     let mut result = SearchResult {
         best: Some(root_moves[0]),
@@ -282,8 +312,9 @@ fn main_thread(
         depth: 0,
         nodes: 0,
         pv: vec![root_moves[0]],
+        lines: Vec::new(),
     };
-    for depth in 1..=max_depth {
+    for depth in 1..=plan.max_depth {
         let score = iterate(
             &mut worker,
             pos,
@@ -297,36 +328,56 @@ fn main_thread(
         }
         worker.flush_nodes();
         let pv = worker.root_pv();
-        result = SearchResult {
-            best: pv.first().copied().or(Some(root_moves[0])),
-            ponder: pv.get(1).copied(),
+        let best_line = RootLine {
             score,
-            depth,
-            nodes: shared.nodes.load(Ordering::Relaxed),
             pv: if pv.is_empty() {
                 vec![root_moves[0]]
             } else {
                 pv
             },
         };
+        let mut lines = vec![best_line];
+        if let Some(side_tt) = &side_tt {
+            let complete = more_lines(
+                &mut worker,
+                side_tt,
+                pos,
+                &root_moves,
+                depth,
+                plan,
+                &mut lines,
+            );
+            worker.flush_nodes();
+            // An iteration counts once all its lines are in.
+            if !complete && depth > 1 {
+                break;
+            }
+        }
+        result = result_of(lines, depth, shared.nodes.load(Ordering::Relaxed));
         let mean_depth = worker.leaf_ply_sum as f64 / worker.leaf_count.max(1) as f64;
-        report(&SearchInfo {
-            depth,
-            mean_depth,
-            score,
-            nodes: result.nodes,
-            time: shared.start.elapsed(),
-            pv: result.pv.clone(),
-        });
+        let time = shared.start.elapsed();
+        for (rank, line) in result.lines.iter().enumerate() {
+            report(&SearchInfo {
+                depth,
+                mean_depth,
+                score: line.score,
+                nodes: result.nodes,
+                time,
+                pv: line.pv.clone(),
+                multipv: rank + 1,
+            });
+        }
         if worker.stopped || shared.soft_limit_passed() {
             break;
         }
         // A proven result needs no deeper search unless asked to go on (analysis); nor
         // does a database result, exact for every root move from depth 2.
         if shared.budget.is_some()
-            && ((is_decisive(score)
-                && depth as i32 > score::plies_to_end(score).unwrap_or(0).abs())
-                || (score::is_database(score) && depth >= 2 && root_in_database(shared, pos)))
+            && ((is_decisive(result.score)
+                && depth as i32 > score::plies_to_end(result.score).unwrap_or(0).abs())
+                || (score::is_database(result.score)
+                    && depth >= 2
+                    && root_in_database(shared, pos)))
         {
             break;
         }
@@ -337,6 +388,66 @@ fn main_thread(
 /// Whether the databases hold the root (then they hold every position after it).
 fn root_in_database(shared: &Shared, pos: &Position) -> bool {
     shared.egdb.is_some_and(|db| db.probe(pos).is_some())
+}
+
+/// The result of a complete iteration whose lines are `lines`, best first.
+fn result_of(lines: Vec<RootLine>, depth: u32, nodes: u64) -> SearchResult {
+    let best = &lines[0];
+    SearchResult {
+        best: best.pv.first().copied(),
+        ponder: best.pv.get(1).copied(),
+        score: best.score,
+        depth,
+        nodes,
+        pv: best.pv.clone(),
+        lines,
+    }
+}
+
+/// MultiPV: after the normal search of an iteration found `lines[0]`, searches the root
+/// again without the moves already ranked, once per further line, and appends the lines.
+/// Returns false when stopped before every line was found.
+///
+/// These searches leave no trace that could change the next iteration's first line: they
+/// read the shared transposition table but write to `side_tt`, a table of their own, and
+/// the killer and history tables are restored afterwards. So the best line is exactly the
+/// single-PV search's. Each line's
+/// score is capped at the score of the line above it: the search that ranked that line
+/// proved, at the same depth, that no remaining move beats it.
+fn more_lines<'a>(
+    worker: &mut Worker<'a>,
+    side_tt: &'a TranspositionTable,
+    pos: &Position,
+    root_moves: &[Move],
+    depth: u32,
+    plan: RootPlan,
+    lines: &mut Vec<RootLine>,
+) -> bool {
+    let saved = worker.save_ordering();
+    worker.side_tt = Some(side_tt);
+    let wanted = plan.multipv.min(root_moves.len());
+    let mut complete = true;
+    while lines.len() < wanted {
+        let mut moves: Vec<Move> = root_moves
+            .iter()
+            .filter(|m| lines.iter().all(|l| l.pv.first() != Some(m)))
+            .copied()
+            .collect();
+        let cap = lines[lines.len() - 1].score;
+        let score = iterate(worker, pos, &mut moves, depth as i32, -INFINITY, plan.style);
+        if worker.stopped {
+            complete = false;
+            break;
+        }
+        let pv = worker.root_pv();
+        lines.push(RootLine {
+            score: score.min(cap),
+            pv: if pv.is_empty() { vec![moves[0]] } else { pv },
+        });
+    }
+    worker.side_tt = None;
+    worker.restore_ordering(saved);
+    complete
 }
 
 /// One iteration, with aspiration windows around the previous score when enabled.

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::eval::evaluate;
 use super::score::{DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
-use super::tt::{Bound, Entry};
+use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
 use crate::egdb::Outcome;
@@ -44,6 +44,15 @@ pub(crate) struct Worker<'a> {
     pub leaf_ply_sum: u64,
     pub leaf_count: u64,
     pub stopped: bool,
+    /// A table of its own for MultiPV's extra lines: results go there, not into the
+    /// shared table, and probes look at both.
+    pub side_tt: Option<&'a TranspositionTable>,
+}
+
+/// The move ordering tables a search learns, saved to be put back later.
+pub(crate) struct OrderingTables {
+    killers: [[Move; 2]; MAX_PLY + 1],
+    history: Box<[[i32; 64]; 64]>,
 }
 
 impl<'a> Worker<'a> {
@@ -62,6 +71,31 @@ impl<'a> Worker<'a> {
             leaf_ply_sum: 0,
             leaf_count: 0,
             stopped: false,
+            side_tt: None,
+        }
+    }
+
+    /// A copy of the killer and history tables.
+    pub(crate) fn save_ordering(&self) -> OrderingTables {
+        OrderingTables {
+            killers: self.killers,
+            history: self.history.clone(),
+        }
+    }
+
+    /// Puts back tables saved by [`Worker::save_ordering`].
+    pub(crate) fn restore_ordering(&mut self, saved: OrderingTables) {
+        self.killers = saved.killers;
+        self.history = saved.history;
+    }
+
+    /// The table entry for `key`: the shared table's, or with a side table the deeper
+    /// of the two.
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let shared = self.shared.tt.probe(key);
+        match self.side_tt.and_then(|side| side.probe(key)) {
+            Some(own) if shared.is_none_or(|s| own.depth >= s.depth) => Some(own),
+            _ => shared,
         }
     }
 
@@ -202,11 +236,7 @@ impl<'a> Worker<'a> {
             return -(WIN - ply as i32);
         }
 
-        let entry = if self.style.tt {
-            self.shared.tt.probe(key)
-        } else {
-            None
-        };
+        let entry = if self.style.tt { self.probe(key) } else { None };
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
@@ -325,7 +355,7 @@ impl<'a> Worker<'a> {
                 bound,
                 move_index: best_index,
             };
-            self.shared.tt.store(key, entry);
+            self.side_tt.unwrap_or(self.shared.tt).store(key, entry);
         }
         best
     }

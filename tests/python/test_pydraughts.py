@@ -135,16 +135,20 @@ def main():
     binary = sys.argv[1]
     logging.getLogger("pydraughts").addHandler(Recorder())
     started = time.monotonic()
+    # The last two set Damiera's MultiPV extension: more info lines, same protocol.
     limits = [
-        ([binary], {"time": 2.0, "inc": 0.05}),
-        ([binary, "hub"], {"movetime": 0.04}),
-        ([binary, "hub"], {"time": 1.5, "inc": 0.1, "moves": 20}),
+        ([binary], {"time": 2.0, "inc": 0.05}, {}),
+        ([binary, "hub"], {"movetime": 0.04}, {}),
+        ([binary, "hub"], {"time": 1.5, "inc": 0.1, "moves": 20}, {"multipv": "1"}),
+        ([binary, "hub"], {"movetime": 0.04}, {"multipv": "3"}),
     ]
-    for command, limit in limits:
+    for command, limit, options in limits:
         engine = HubEngine(command)
         if "italian" not in engine.variants:
             fail(f"no italian variant declared: {engine.variants}")
-        engine.configure({"variant": "italian", "tt-size": "16"})
+        if "multipv" not in engine.options:
+            fail(f"no multipv parameter declared: {engine.options}")
+        engine.configure({"variant": "italian", "tt-size": "16", **options})
         engine.init()
         engine.ping()
         result, plies, worst, game = play_game(engine, binary, limit)
@@ -154,7 +158,10 @@ def main():
         engine.p.stdout.close()
         if status != 0:
             fail(f"engine exit status {status}")
-        print(f"{limit}: {result} after {plies} plies, max used/clock {worst:.3f}, "
+        # Only the MultiPV extension adds the key (pydraughts keeps the last info line).
+        if ("multipv" in engine.info) != (options.get("multipv") == "3"):
+            fail(f"{options}: unexpected info {engine.info}")
+        print(f"{limit} {options}: {result} after {plies} plies, max used/clock {worst:.3f}, "
               f"pydraughts disagreements {game.disagreements}")
     if WARNINGS:
         fail(f"pydraughts warnings: {WARNINGS}")

@@ -223,3 +223,32 @@ fn scores_and_variations_read_well() {
     assert_eq!(parse_seconds("2"), Ok(2.0));
     assert!(parse_seconds("-1").is_err() && parse_seconds("inf").is_err());
 }
+
+#[test]
+fn hint_shows_the_top_three_moves() {
+    let (mut g, _) = game(START, Color::White);
+    let (text, _) = feed(&mut g, &["hint"]);
+    let hint = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let best = hint.split(' ').next().unwrap_or("");
+    let ranked: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "Best moves:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert_eq!(ranked.len(), 3, "{text}");
+    let firsts: Vec<&str> = ranked
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(firsts[0], best, "{text}");
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert!(ranked.iter().all(|l| l.len() <= 80), "{text}");
+    // With one legal move there is one line: no list.
+    let (mut g, _) = game("W:W22:B18", Color::White);
+    let (text, _) = feed(&mut g, &["hint"]);
+    assert!(!text.contains("Best moves:"), "{text}");
+}

@@ -66,6 +66,7 @@ fn scan_info_line() {
         time: Some(3.906),
         nps: Some(8.0),
         pv: Some(vec!["32-28".into(), "17-22".into(), "28x17x22".into()]),
+        multipv: None,
     };
     assert_eq!(ok(line), Response::Info(info));
     assert_eq!(ok("info"), Response::Info(Info::default()));
@@ -82,10 +83,27 @@ fn info_formatting() {
         time: Some(0.0125),
         nps: Some(0.0987),
         pv: Some(vec!["22-19".into()]),
+        multipv: None,
     };
     assert_eq!(
         info.to_string(),
         "info depth=7 mean-depth=6.9 score=0.50 nodes=1234 time=0.013 nps=0.1 pv=\"22-19\""
+    );
+    let ranked = Info {
+        multipv: Some(2),
+        ..info
+    };
+    let line = "info depth=7 multipv=2 mean-depth=6.9 score=0.50 nodes=1234 time=0.013 nps=0.1 \
+                pv=\"22-19\"";
+    assert_eq!(ranked.to_string(), line);
+    assert_eq!(
+        parse_response(line).unwrap().unwrap(),
+        Response::Info(Info {
+            time: Some(0.013),
+            nps: Some(0.1),
+            mean_depth: Some(6.9),
+            ..ranked
+        })
     );
 }
 
@@ -185,16 +203,20 @@ fn info() -> impl Strategy<Value = Info> {
         unsigned_grid(1000.0, 100_000_000),
         unsigned_grid(10.0, 100_000),
         proptest::option::of(moves()),
+        proptest::option::of(1..=32u32),
     )
-        .prop_map(|(depth, mean_depth, score, nodes, time, nps, pv)| Info {
-            depth,
-            mean_depth,
-            score,
-            nodes,
-            time,
-            nps,
-            pv,
-        })
+        .prop_map(
+            |(depth, mean_depth, score, nodes, time, nps, pv, multipv)| Info {
+                depth,
+                mean_depth,
+                score,
+                nodes,
+                time,
+                nps,
+                pv,
+                multipv,
+            },
+        )
 }
 
 fn response() -> impl Strategy<Value = Response> {
