@@ -191,7 +191,12 @@ fn build(
                 bytes,
                 bar.elapsed().as_secs_f64()
             );
-            bar.println(&line);
+            // As each class is done: above the bar on a terminal, else a log line.
+            if std::io::stderr().is_terminal() {
+                bar.println(&line);
+            } else {
+                eprintln!("{line}");
+            }
             if let Ok(mut l) = lines.lock() {
                 l.push(line);
             }

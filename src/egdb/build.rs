@@ -74,16 +74,9 @@ pub struct Solved {
 impl Default for Solved {
     fn default() -> Self {
         Solved {
-            tables: (0..13usize.pow(4)).map(|_| None).collect(),
+            tables: (0..Material::SLOTS).map(|_| None).collect(),
         }
     }
-}
-
-/// The slot of a material (each count is at most 12).
-#[inline(always)]
-fn slot(m: Material) -> usize {
-    ((m.white_men as usize * 13 + m.white_kings as usize) * 13 + m.black_men as usize) * 13
-        + m.black_kings as usize
 }
 
 impl Solved {
@@ -94,18 +87,18 @@ impl Solved {
 
     /// Adds a solved class.
     pub fn insert(&mut self, table: SolvedTable) {
-        let s = slot(table.index.material);
+        let s = table.index.material.slot();
         self.tables[s] = Some(table);
     }
 
     /// Removes a class.
     pub fn remove(&mut self, material: Material) -> Option<SolvedTable> {
-        self.tables[slot(material)].take()
+        self.tables[material.slot()].take()
     }
 
     /// The class, if held.
     pub fn get(&self, material: Material) -> Option<&SolvedTable> {
-        self.tables[slot(material)].as_ref()
+        self.tables[material.slot()].as_ref()
     }
 
     /// Whether a class is held.

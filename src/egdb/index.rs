@@ -74,6 +74,18 @@ impl Material {
         (self.white_men + self.black_men) as u32
     }
 
+    /// Number of distinct slots for [`Material::slot`].
+    pub const SLOTS: usize = 13 * 13 * 13 * 13;
+
+    /// A dense number for the material (each count is at most 12), for tables indexed by
+    /// class without hashing.
+    #[inline(always)]
+    pub fn slot(self) -> usize {
+        ((self.white_men as usize * 13 + self.white_kings as usize) * 13 + self.black_men as usize)
+            * 13
+            + self.black_kings as usize
+    }
+
     /// The class of the colour-flipped positions (the other side to move).
     pub fn flipped(self) -> Material {
         Material {

@@ -1,7 +1,6 @@
 //! Probing: the databases found in a directory, opened lazily, with a block cache shared
 //! by the search threads.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -14,7 +13,7 @@ use super::value::{Code, Outcome};
 use crate::board::Position;
 
 /// Cache size when none is given, MiB.
-pub const DEFAULT_CACHE_MIB: usize = 64;
+pub const DEFAULT_CACHE_MIB: usize = 128;
 
 /// One class file: opened on first use; a file found bad is reported once and never
 /// probed again.
@@ -51,7 +50,9 @@ impl BlockCache {
 /// The endgame databases of one directory.
 pub struct Egdb {
     dir: PathBuf,
-    classes: HashMap<Material, ClassSlot>,
+    /// Indexed by [`Material::slot`] (a probe hashes nothing).
+    classes: Vec<Option<ClassSlot>>,
+    materials: Vec<Material>,
     max_pieces: u32,
     cache: BlockCache,
 }
@@ -62,7 +63,7 @@ impl std::fmt::Debug for Egdb {
             f,
             "Egdb({}, {} classes)",
             self.dir.display(),
-            self.classes.len()
+            self.materials.len()
         )
     }
 }
@@ -73,7 +74,8 @@ impl Egdb {
     pub fn open(dir: &Path, cache_mib: usize) -> Result<Egdb, String> {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("endgame databases: {}: {e}", dir.display()))?;
-        let mut classes = HashMap::new();
+        let mut classes: Vec<Option<ClassSlot>> = (0..Material::SLOTS).map(|_| None).collect();
+        let mut materials = Vec::new();
         for entry in entries.flatten() {
             let path = entry.path();
             if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
@@ -86,21 +88,21 @@ impl Egdb {
             else {
                 continue;
             };
-            let id = classes.len() as u64;
-            classes.insert(
-                m,
-                ClassSlot {
-                    id,
-                    path,
-                    file: OnceLock::new(),
-                    broken: AtomicBool::new(false),
-                },
-            );
+            let id = materials.len() as u64;
+            materials.push(m);
+            classes[m.slot()] = Some(ClassSlot {
+                id,
+                path,
+                file: OnceLock::new(),
+                broken: AtomicBool::new(false),
+            });
         }
-        let max_pieces = classes.keys().map(|m| m.pieces()).max().unwrap_or(0);
+        materials.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        let max_pieces = materials.iter().map(|m| m.pieces()).max().unwrap_or(0);
         Ok(Egdb {
             dir: dir.to_path_buf(),
             classes,
+            materials,
             max_pieces,
             cache: BlockCache::new(cache_mib),
         })
@@ -113,7 +115,7 @@ impl Egdb {
 
     /// Number of class files found.
     pub fn class_count(&self) -> usize {
-        self.classes.len()
+        self.materials.len()
     }
 
     /// The most pieces of any class found (0 when none).
@@ -123,14 +125,12 @@ impl Egdb {
 
     /// The classes found, in build order.
     pub fn materials(&self) -> Vec<Material> {
-        let mut v: Vec<Material> = self.classes.keys().copied().collect();
-        v.sort_by_key(|m| (m.pieces(), m.men(), *m));
-        v
+        self.materials.clone()
     }
 
     /// Opens (once) and returns the file of a class; `None` if absent or bad.
     pub fn table(&self, material: Material) -> Option<&TableFile> {
-        let slot = self.classes.get(&material)?;
+        let slot = self.classes[material.slot()].as_ref()?;
         if slot.broken.load(Ordering::Relaxed) {
             return None;
         }
@@ -153,21 +153,22 @@ impl Egdb {
         if m.white_men + m.white_kings == 0 {
             return Some(Outcome::Loss(0));
         }
-        let slot = self.classes.get(&m)?;
+        let slot = self.classes[m.slot()].as_ref()?;
         let file = self.table(m)?;
         let index = file.index.index(&c) as usize;
-        let block = index / BLOCK_POSITIONS;
+        let size = file.block_positions;
+        let block = index / size;
         let key = (slot.id << 32) | block as u64;
         let cell = self.cache.slot(key);
         if let Some((k, values)) = &*cell.lock()
             && *k == key
         {
-            return Outcome::decode(values[index % BLOCK_POSITIONS]);
+            return Outcome::decode(values[index % size]);
         }
         match file.read_block(block) {
             Ok(values) => {
                 let values: Arc<[Code]> = values.into();
-                let o = Outcome::decode(values[index % BLOCK_POSITIONS]);
+                let o = Outcome::decode(values[index % size]);
                 *cell.lock() = Some((key, values));
                 o
             }

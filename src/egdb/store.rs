@@ -31,11 +31,19 @@ use super::value::{Code, from_byte, to_byte};
 pub const MAGIC: &[u8; 8] = b"DAMIEGDB";
 /// Format version written and accepted.
 pub const VERSION: u32 = 1;
-/// Positions per compressed block.
-pub const BLOCK_POSITIONS: usize = 32_768;
+/// Positions per compressed block when writing (readers take the size from the header):
+/// small enough that a probe missing the cache decompresses little, large enough to
+/// compress well.
+pub const BLOCK_POSITIONS: usize = 4_096;
 const HEADER_LEN: usize = 64;
 /// zstd level for writing (a balance of build time and size).
 const LEVEL: i32 = 9;
+
+thread_local! {
+    /// One decompression context per thread, reused by every block it reads.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
+}
 
 /// FNV-1a, 64 bits.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -125,6 +133,8 @@ pub struct TableFile {
     sums: Vec<u64>,
     data_start: u64,
     value_bytes: usize,
+    /// Positions per block.
+    pub block_positions: usize,
 }
 
 fn le_u64(b: &[u8], at: usize) -> u64 {
@@ -177,8 +187,9 @@ impl TableFile {
         let block = le_u32(&head, 24) as usize;
         let blocks = le_u32(&head, 28) as usize;
         if positions != index.size
-            || block != BLOCK_POSITIONS
-            || blocks != (positions as usize).div_ceil(BLOCK_POSITIONS)
+            || !block.is_power_of_two()
+            || !(1024..=1 << 20).contains(&block)
+            || blocks != (positions as usize).div_ceil(block)
         {
             return Err(bad("header sizes do not match the class"));
         }
@@ -231,6 +242,7 @@ impl TableFile {
             sums,
             data_start,
             value_bytes,
+            block_positions: block,
         })
     }
 
@@ -255,8 +267,13 @@ impl TableFile {
         if fnv1a(&raw) != self.sums[b] {
             return Err(format!("{name}: block {b}: checksum mismatch"));
         }
-        let want = BLOCK_POSITIONS.min(self.header.positions as usize - b * BLOCK_POSITIONS);
-        let bytes = zstd::bulk::decompress(&raw, want * self.value_bytes)
+        let size = self.block_positions;
+        let want = size.min(self.header.positions as usize - b * size);
+        let bytes = DECOMPRESSOR
+            .with(|d| match d.borrow_mut().as_mut() {
+                Some(d) => d.decompress(&raw, want * self.value_bytes),
+                None => zstd::bulk::decompress(&raw, want * self.value_bytes),
+            })
             .map_err(|e| format!("{name}: block {b}: {e}"))?;
         if bytes.len() != want * self.value_bytes {
             return Err(format!("{name}: block {b}: wrong length"));
