@@ -3,7 +3,8 @@
 //! Layers, each depending only on the ones before it:
 //! `board` (squares, position, text forms) → `movegen` (FID move rules, perft) →
 //! `search` (evaluation, transposition table, alpha-beta) → `engine` (search thread,
-//! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools).
+//! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools). `train`
+//! (self-play data and weight fitting for the pattern evaluation) sits beside `engine`.
 
 pub mod board;
 pub mod cli;
@@ -12,3 +13,4 @@ pub mod hub;
 pub mod matchrun;
 pub mod movegen;
 pub mod search;
+pub mod train;

@@ -284,12 +284,10 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 5, "{params:?}");
-    assert!(
-        params.contains(
-            &"param name=style value=full type=enum values=\"full baseline\"".to_string()
-        )
-    );
+    assert_eq!(params.len(), 6, "{params:?}");
+    assert!(params.contains(
+        &"param name=style value=full type=enum values=\"full hce baseline\"".to_string()
+    ));
     hub.send("init");
     assert_eq!(hub.recv(), "ready");
     hub.close_cleanly();

@@ -43,6 +43,9 @@ pub struct AnalyseArgs {
     /// A played move losing at least this many men (against the best move) is a blunder.
     #[arg(long, default_value_t = 1.0, value_parser = super::matchcmd::parse_seconds)]
     pub blunder: f64,
+    /// Weights file for the pattern evaluation (default: the built-in one).
+    #[arg(long)]
+    pub eval_file: Option<String>,
 }
 
 /// One analysed position, as a JSON line.

@@ -3,7 +3,7 @@
 
 use super::response::{Param, ParamType};
 use crate::engine::EngineOptions;
-use crate::search::Style;
+use crate::search::{Style, eval};
 
 /// Smallest and largest `threads` value.
 const THREADS: (i64, i64) = (1, 64);
@@ -19,7 +19,8 @@ pub struct Params {
     pub tt_mib: usize,
     /// The GUI will use `go ponder`.
     pub ponder: bool,
-    /// Search features: `full` (the engine) or `baseline` (first version, for matches).
+    /// Search features: `full` (the engine), `hce` (the hand-made evaluation) or
+    /// `baseline` (first version); the last two are match yardsticks.
     pub style: Style,
 }
 
@@ -55,8 +56,9 @@ impl Params {
             declare(
                 "style",
                 style_name(self.style),
-                enumeration(&["full", "baseline"]),
+                enumeration(&["full", "hce", "baseline"]),
             ),
+            declare("eval-file", &eval::eval_file_name(), ParamType::String),
         ]
     }
 
@@ -70,6 +72,9 @@ impl Params {
             "tt-size" => self.tt_mib = parse_int(name, value, TT_MIB)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
             "style" => self.style = parse_style(name, value)?,
+            "eval-file" => {
+                eval::load_eval_file(value).map_err(|e| bad(name, value, &e.to_string()))?
+            }
             _ => return Err(format!("unknown parameter '{name}'")),
         }
         Ok(())
@@ -104,6 +109,8 @@ fn bool_text(value: bool) -> &'static str {
 fn style_name(style: Style) -> &'static str {
     if style == Style::BASELINE {
         "baseline"
+    } else if style == Style::HCE {
+        "hce"
     } else {
         "full"
     }
@@ -132,8 +139,9 @@ fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
 fn parse_style(name: &str, value: &str) -> Result<Style, String> {
     match value {
         "full" => Ok(Style::FULL),
+        "hce" => Ok(Style::HCE),
         "baseline" => Ok(Style::BASELINE),
-        _ => Err(bad(name, value, "expected full or baseline")),
+        _ => Err(bad(name, value, "expected full, hce or baseline")),
     }
 }
 
@@ -155,7 +163,8 @@ mod tests {
                 "param name=threads value=1 type=int min=1 max=64",
                 "param name=tt-size value=64 type=int min=1 max=4096",
                 "param name=ponder value=false type=bool",
-                r#"param name=style value=full type=enum values="full baseline""#,
+                r#"param name=style value=full type=enum values="full hce baseline""#,
+                "param name=eval-file value=embedded type=string",
             ]
         );
     }
@@ -177,6 +186,7 @@ mod tests {
             ("tt-size", ""),
             ("ponder", "yes"),
             ("style", "fast"),
+            ("eval-file", "/nonexistent/weights.dmw"),
             ("variant", "brazilian"),
             ("hash", "1"),
         ] {
