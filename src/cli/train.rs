@@ -22,7 +22,7 @@ pub struct TrainArgs {
     #[arg(long, short)]
     pub output: PathBuf,
     /// Passes over the training set.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub epochs: u32,
     /// Weight of the game result in the target, 0..1; the rest is the search score.
     #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
@@ -34,13 +34,13 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Adam step size (logit units).
-    #[arg(long, default_value_t = 0.002, value_parser = positive)]
+    #[arg(long, default_value_t = 0.005, value_parser = positive)]
     pub learning_rate: f64,
     /// Positions per mini-batch.
-    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub batch: u64,
     /// L2 penalty on the pattern weights.
-    #[arg(long, default_value_t = 0.0, value_parser = unit_interval)]
+    #[arg(long, default_value_t = 0.00003, value_parser = unit_interval)]
     pub l2: f64,
     /// Threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
@@ -105,10 +105,12 @@ pub fn run(args: &TrainArgs, out: &mut impl Write) -> Result<(), CliError> {
     say(
         out,
         format!(
-            "train: k = {:.6}; {} training and {} validation positions; best validation loss {:.5} at epoch {}; {:.1} s; wrote {}",
+            "train: k = {:.6}; {} training and {} validation positions; validation loss: material only {:.5}, hand-made eval {:.5}, best {:.5} at epoch {}; {:.1} s; wrote {}",
             trained.k,
             trained.sizes.0,
             trained.sizes.1,
+            trained.reference.0,
+            trained.reference.1,
             trained.best.0,
             trained.best.1,
             start.elapsed().as_secs_f64(),

@@ -66,6 +66,9 @@ pub struct Trained {
     pub sizes: (usize, usize),
     /// Best validation loss, and its epoch (0 = the starting weights).
     pub best: (f64, u32),
+    /// Validation loss of the starting weights (material only) and of the hand-made
+    /// evaluation, for comparison.
+    pub reference: (f64, f64),
 }
 
 /// One position ready for training.
@@ -95,6 +98,7 @@ pub fn train(
     let mut theta = initial_theta(k);
     let mut adam = Adam::new(theta.len());
     let mut best = (loss(&val_set, &theta, cfg.threads), 0);
+    let reference = (best.0, hce_loss(samples, cfg, k));
     let mut best_theta = theta.clone();
     let mut rng = Rng::new(cfg.seed ^ 0x5EED);
     let mut order: Vec<usize> = (0..train_set.len()).collect();
@@ -125,6 +129,7 @@ pub fn train(
         k,
         sizes: (train_set.len(), val_set.len()),
         best,
+        reference,
     })
 }
 
@@ -166,9 +171,26 @@ fn cross_entropy(p: f64, t: f64) -> f64 {
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
+/// Validation loss of the hand-made evaluation, scaled by `k`.
+fn hce_loss(samples: &[Sample], cfg: &TrainConfig, k: f64) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for s in samples.iter().filter(|s| is_validation(s, cfg)) {
+        let eval = crate::search::eval::white_view(&s.position, &crate::search::eval::WEIGHTS);
+        let target =
+            cfg.lambda * s.white_result() + (1.0 - cfg.lambda) * sigmoid(k * s.score as f64);
+        sum += cross_entropy(sigmoid(k * eval as f64), target);
+        n += 1;
+    }
+    sum / n.max(1) as f64
+}
+
+fn is_validation(s: &Sample, cfg: &TrainConfig) -> bool {
+    let threshold = (cfg.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
+    Rng::new(cfg.seed ^ (s.game as u64) << 20).next_u64() % 1_000_000 < threshold
+}
+
 /// Splits by game: about `validation` of the games go to the validation set.
 fn split(samples: &[Sample], cfg: &TrainConfig, k: f64) -> (Vec<Example>, Vec<Example>) {
-    let threshold = (cfg.validation.clamp(0.0, 1.0) * 1_000_000.0) as u64;
     let (mut train_set, mut val_set) = (Vec::new(), Vec::new());
     for s in samples {
         let searched = sigmoid(k * s.score as f64);
@@ -177,8 +199,7 @@ fn split(samples: &[Sample], cfg: &TrainConfig, k: f64) -> (Vec<Example>, Vec<Ex
             f: Features::of(&s.position),
             target: target as f32,
         };
-        let hash = Rng::new(cfg.seed ^ (s.game as u64) << 20).next_u64();
-        if hash % 1_000_000 < threshold {
+        if is_validation(s, cfg) {
             val_set.push(example);
         } else {
             train_set.push(example);
