@@ -100,8 +100,9 @@ impl Hub {
         }
     }
 
-    /// Searches the start position to depth 6; returns the `done` line.
+    /// Searches the start position to depth 6 with an empty table; returns the `done` line.
     fn search(&mut self) -> String {
+        self.send("new-game");
         self.send("pos start");
         self.send("level depth=6");
         self.send("go think");
