@@ -4,7 +4,8 @@
 //! `board` (squares, position, text forms) → `movegen` (FID move rules, perft) →
 //! `search` (evaluation, transposition table, alpha-beta) → `engine` (search thread,
 //! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools). `matchrun`
-//! and `gui` (the web board) are Hub clients: they drive engine processes.
+//! and `gui` (the web board) are Hub clients: they drive engine processes. `train`
+//! (self-play data and weight fitting for the pattern evaluation) sits beside `engine`.
 
 pub mod board;
 pub mod cli;
@@ -15,3 +16,4 @@ pub mod hub;
 pub mod matchrun;
 pub mod movegen;
 pub mod search;
+pub mod train;

@@ -289,12 +289,10 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 7, "{params:?}");
-    assert!(
-        params.contains(
-            &"param name=style value=full type=enum values=\"full baseline\"".to_string()
-        )
-    );
+    assert_eq!(params.len(), 8, "{params:?}");
+    assert!(params.contains(
+        &"param name=style value=full type=enum values=\"full hce baseline\"".to_string()
+    ));
     hub.send("init");
     assert_eq!(hub.recv(), "ready");
     hub.close_cleanly();

@@ -65,6 +65,9 @@ pub struct AnalyseArgs {
     /// game), or into a directory (one game-N.svg per game).
     #[arg(long, value_name = "FILE.svg|DIR")]
     pub plot: Option<PathBuf>,
+    /// Weights file for the pattern evaluation (default: the built-in one).
+    #[arg(long)]
+    pub eval_file: Option<String>,
 }
 
 /// Parses a loss threshold in men (a number ≥ 0) for clap.

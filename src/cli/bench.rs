@@ -39,6 +39,12 @@ pub struct BenchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_size: u64,
+    /// Evaluation: full (learned patterns) or hce (the hand-made one), for speed comparisons.
+    #[arg(long, default_value = "full", value_parser = ["full", "hce"])]
+    pub style: String,
+    /// Weights file for the pattern evaluation (default: the built-in one).
+    #[arg(long)]
+    pub eval_file: Option<String>,
 }
 
 /// Runs the bench; the last line is exactly `bench <nodes> nodes <nps> nps` (speed over
@@ -56,7 +62,11 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> std::io::Result<()> {
         let ctx = SearchContext {
             tt: &tt,
             control: &control,
-            style: Style::FULL,
+            style: if args.style == "hce" {
+                Style::HCE
+            } else {
+                Style::FULL
+            },
             threads: args.threads as usize,
             egdb: None,
             multipv: 1,

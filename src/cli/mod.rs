@@ -12,6 +12,8 @@ pub mod output;
 pub mod perft;
 pub mod play;
 pub mod plot;
+pub mod selfplay;
+pub mod train;
 pub mod tune;
 
 use clap::{Parser, Subcommand};
@@ -45,12 +47,29 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Fit the evaluation weights to the results of PDN games (Texel's method).
     Tune(tune::TuneArgs),
+    /// Play self-play games and write their quiet positions as training data.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Fit the pattern evaluation to training data; writes a weights file.
+    Train(train::TrainArgs),
     /// Play an engine-vs-engine match between two Hub engines.
     Match(Box<matchcmd::MatchArgs>),
     /// Endgame databases: build, verify, info, probe.
     Egdb(egdb::EgdbArgs),
     /// Serve the web board (play and analyse in the browser) on a local port.
     Gui(gui::GuiArgs),
+}
+
+impl Command {
+    /// The `--eval-file` given to a subcommand that searches.
+    pub fn eval_file(&self) -> Option<&str> {
+        match self {
+            Command::Bench(a) => a.eval_file.as_deref(),
+            Command::Play(a) => a.eval_file.as_deref(),
+            Command::Analyse(a) => a.eval_file.as_deref(),
+            Command::Selfplay(a) => a.eval_file.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.
@@ -65,5 +84,13 @@ pub struct CliError(pub String);
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// Loads `--eval-file` when given; a bad file is a one-line error.
+pub fn load_eval_file(path: Option<&str>) -> Result<(), CliError> {
+    match path {
+        Some(p) => crate::search::eval::load_eval_file(p).map_err(|e| CliError(e.to_string())),
+        None => Ok(()),
     }
 }

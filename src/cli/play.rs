@@ -63,6 +63,9 @@ pub struct PlayArgs {
     /// Fixed search depth instead of a time per move (reproducible; for tests).
     #[arg(long, hide = true, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
+    /// Weights file for the pattern evaluation (default: the built-in one).
+    #[arg(long)]
+    pub eval_file: Option<String>,
 }
 
 /// Parses a thinking time in seconds: a number above 0 and at most an hour.

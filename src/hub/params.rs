@@ -3,7 +3,7 @@
 
 use super::response::{Param, ParamType};
 use crate::engine::EngineOptions;
-use crate::search::Style;
+use crate::search::{Style, eval};
 
 /// Smallest and largest `threads` value.
 const THREADS: (i64, i64) = (1, 64);
@@ -21,7 +21,8 @@ pub struct Params {
     pub tt_mib: usize,
     /// The GUI will use `go ponder`.
     pub ponder: bool,
-    /// Search features: `full` (the engine) or `baseline` (first version, for matches).
+    /// Search features: `full` (the engine), `hce` (the hand-made evaluation) or
+    /// `baseline` (first version); the last two are match yardsticks.
     pub style: Style,
     /// Endgame database directory; empty: the default directory, used when present.
     pub egdb_path: String,
@@ -64,10 +65,11 @@ impl Params {
             declare(
                 "style",
                 style_name(self.style),
-                enumeration(&["full", "baseline"]),
+                enumeration(&["full", "hce", "baseline"]),
             ),
             declare("egdb-path", &self.egdb_path, ParamType::String),
             declare("multipv", &self.multipv.to_string(), int(MULTIPV)),
+            declare("eval-file", &eval::eval_file_name(), ParamType::String),
         ]
     }
 
@@ -83,6 +85,9 @@ impl Params {
             "style" => self.style = parse_style(name, value)?,
             "egdb-path" => self.egdb_path = value.to_string(),
             "multipv" => self.multipv = parse_int(name, value, MULTIPV)?,
+            "eval-file" => {
+                eval::load_eval_file(value).map_err(|e| bad(name, value, &e.to_string()))?
+            }
             _ => return Err(format!("unknown parameter '{name}'")),
         }
         Ok(())
@@ -117,6 +122,8 @@ fn bool_text(value: bool) -> &'static str {
 fn style_name(style: Style) -> &'static str {
     if style == Style::BASELINE {
         "baseline"
+    } else if style == Style::HCE {
+        "hce"
     } else {
         "full"
     }
@@ -145,8 +152,9 @@ fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
 fn parse_style(name: &str, value: &str) -> Result<Style, String> {
     match value {
         "full" => Ok(Style::FULL),
+        "hce" => Ok(Style::HCE),
         "baseline" => Ok(Style::BASELINE),
-        _ => Err(bad(name, value, "expected full or baseline")),
+        _ => Err(bad(name, value, "expected full, hce or baseline")),
     }
 }
 
@@ -168,9 +176,10 @@ mod tests {
                 "param name=threads value=1 type=int min=1 max=64",
                 "param name=tt-size value=64 type=int min=1 max=4096",
                 "param name=ponder value=false type=bool",
-                r#"param name=style value=full type=enum values="full baseline""#,
+                r#"param name=style value=full type=enum values="full hce baseline""#,
                 r#"param name=egdb-path value="" type=string"#,
                 "param name=multipv value=1 type=int min=1 max=32",
+                "param name=eval-file value=embedded type=string",
             ]
         );
     }
@@ -195,6 +204,7 @@ mod tests {
             ("style", "fast"),
             ("multipv", "0"),
             ("multipv", "33"),
+            ("eval-file", "/nonexistent/weights.dmw"),
             ("variant", "brazilian"),
             ("hash", "1"),
         ] {

@@ -21,8 +21,9 @@ use crate::movegen::legal_moves;
 use score::{INFINITY, MAX_PLY, is_decisive};
 use worker::Worker;
 
-/// Which search features are on. `FULL` is the engine; `BASELINE` is the first working
-/// version (plain alpha-beta, material only), kept as a yardstick for matches.
+/// Which search features are on. `FULL` is the engine; `HCE` is the same search with the
+/// hand-made evaluation it had before the learned one; `BASELINE` is the first working
+/// version (plain alpha-beta, material only). Both are kept as yardsticks for matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Style {
     /// Evaluation function.
@@ -44,13 +45,18 @@ pub struct Style {
 impl Style {
     /// Every feature.
     pub const FULL: Style = Style {
-        eval: EvalStyle::Full,
+        eval: EvalStyle::Pattern,
         tt: true,
         pvs: true,
         lmr: true,
         ordering: true,
         aspiration: true,
         threats: true,
+    };
+    /// Every feature, with the hand-made evaluation.
+    pub const HCE: Style = Style {
+        eval: EvalStyle::Hce,
+        ..Style::FULL
     };
     /// Plain alpha-beta with a material evaluation.
     pub const BASELINE: Style = Style {

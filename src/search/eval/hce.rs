@@ -1,4 +1,4 @@
-//! Static evaluation, in hundredths of a man from the side to move's view.
+//! Today's hand-made evaluation (`style=hce`), in hundredths of a man from White's view.
 //!
 //! Terms (each for both sides, White minus Black): material; advancement of men, worth
 //! more as the board empties; a guarded back row while the opponent has men to crown;
@@ -7,19 +7,8 @@
 
 use std::sync::OnceLock;
 
-use super::score::EVAL_LIMIT;
 use crate::board::bitboard::{ALL_DIRECTIONS, Bitboard, bits, step};
 use crate::board::{Color, Position, Square};
-
-/// Which evaluation to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EvalStyle {
-    /// Every term.
-    #[default]
-    Full,
-    /// Material only (the first working version; kept as a match baseline).
-    Material,
-}
 
 /// Evaluation weights, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,23 +114,7 @@ pub const WEIGHTS: Weights = Weights {
     mobility: 6,
 };
 
-/// The king's value in the material-only baseline (the first version's guess).
-const MATERIAL_KING: i32 = 230;
-
-/// Evaluates `pos` for the side to move.
-pub fn evaluate(pos: &Position, style: EvalStyle) -> i32 {
-    let white_view = match style {
-        EvalStyle::Material => material(pos, 100, MATERIAL_KING),
-        EvalStyle::Full => full(pos, &WEIGHTS),
-    };
-    let score = match pos.side_to_move() {
-        Color::White => white_view,
-        Color::Black => -white_view,
-    };
-    score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
-}
-
-fn material(pos: &Position, man: i32, king: i32) -> i32 {
+pub(super) fn material(pos: &Position, man: i32, king: i32) -> i32 {
     let side =
         |c: Color| pos.men(c).count_ones() as i32 * man + pos.kings(c).count_ones() as i32 * king;
     side(Color::White) - side(Color::Black)
@@ -159,14 +132,14 @@ fn full(pos: &Position, w: &Weights) -> i32 {
 }
 
 /// Per-square tables for both colours.
-struct Tables {
+pub(super) struct Tables {
     /// Rank from the owner's back row, per colour and bit.
-    rank: [[u8; 36]; 2],
+    pub(super) rank: [[u8; 36]; 2],
     /// Squares ahead of a man that could intercept it, per colour and bit.
-    cone: [[Bitboard; 36]; 2],
+    pub(super) cone: [[Bitboard; 36]; 2],
 }
 
-fn tables() -> &'static Tables {
+pub(super) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut t = Tables {
@@ -251,7 +224,7 @@ fn side_terms(pos: &Position, us: Color, w: &Weights) -> i32 {
 }
 
 /// Men with no enemy piece in their cone, while the enemy has no king to chase them.
-fn runaways(pos: &Position, us: Color, w: &Weights) -> i32 {
+pub(super) fn runaways(pos: &Position, us: Color, w: &Weights) -> i32 {
     let them = us.opponent();
     if pos.kings(them) != 0 {
         return 0;
@@ -286,7 +259,7 @@ fn mobility(pos: &Position, us: Color) -> i32 {
 
 /// Damps scores of endgames the stronger side cannot win: kings only and equal numbers,
 /// one king against one, or a single extra piece against kings.
-fn scale_endgame(pos: &Position, raw: i32) -> i32 {
+pub(super) fn scale_endgame(pos: &Position, raw: i32) -> i32 {
     let (w, b) = (
         pos.count(Color::White) as i32,
         pos.count(Color::Black) as i32,
@@ -315,6 +288,7 @@ fn scale_endgame(pos: &Position, raw: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::eval::{EvalStyle, evaluate};
 
     #[test]
     fn weights_vector_round_trip() {
@@ -326,7 +300,7 @@ mod tests {
     #[test]
     fn start_is_balanced() {
         let start = Position::start();
-        assert_eq!(evaluate(&start, EvalStyle::Full), 0);
+        assert_eq!(evaluate(&start, EvalStyle::Hce), 0);
         assert_eq!(evaluate(&start, EvalStyle::Material), 0);
     }
 
@@ -335,7 +309,7 @@ mod tests {
         // The same position mirrored (colours swapped, board turned) scores the same.
         let a = Position::parse("W:W22,23,K5:B9,10").unwrap();
         let b = Position::parse("B:B11,10,K28:W24,23").unwrap();
-        assert_eq!(evaluate(&a, EvalStyle::Full), evaluate(&b, EvalStyle::Full));
+        assert_eq!(evaluate(&a, EvalStyle::Hce), evaluate(&b, EvalStyle::Hce));
     }
 
     #[test]

@@ -1,0 +1,35 @@
+//! Evaluation speed: the learned pattern evaluation against the hand-made one, over the
+//! bench positions (ten evaluations per iteration).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use damiera::board::Position;
+use damiera::cli::bench::POSITIONS;
+use damiera::search::{EvalStyle, evaluate};
+use std::hint::black_box;
+
+fn bench_eval(c: &mut Criterion) {
+    let positions: Vec<Position> = POSITIONS
+        .iter()
+        .filter_map(|t| Position::parse(t).ok())
+        .collect();
+    for (name, style) in [
+        ("eval pattern x10", EvalStyle::Pattern),
+        ("eval hce x10", EvalStyle::Hce),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .map(|p| evaluate(black_box(p), style))
+                    .sum::<i32>()
+            })
+        });
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench_eval
+}
+criterion_main!(benches);

@@ -1,0 +1,216 @@
+//! Self-play games for training data: each game starts from an opening chosen at random
+//! (seeded), plays a few random plies, then both sides search a fixed number of nodes
+//! per move. Every position without a pending capture is kept with the search score
+//! and, once the game is over, its result.
+//!
+//! Game end: a side without a legal move loses; a proven win or loss found by the search
+//! ends the game at once; threefold repetition, 40 moves per side without a capture or
+//! a man move, and `max_plies` are draws.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crossbeam_channel::unbounded;
+
+use super::Rng;
+use super::data::Sample;
+use crate::board::{Color, Position};
+use crate::movegen::{has_capture, legal_moves};
+use crate::search::score::{WIN, is_decisive};
+use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
+
+/// Plies without a capture or a man move that draw (40 moves per side).
+const QUIET_DRAW_PLIES: usize = 80;
+
+/// How the games are played.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    /// Games to play.
+    pub games: u64,
+    /// Nodes searched per move.
+    pub nodes: u64,
+    /// Games played at once, each in its own thread.
+    pub concurrency: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Random plies after the opening: 0 to this many.
+    pub random_plies: u32,
+    /// Start positions.
+    pub openings: Vec<Position>,
+    /// A game still going after this many plies is a draw.
+    pub max_plies: usize,
+    /// Search features (evaluation) of both sides.
+    pub style: Style,
+    /// Transposition table per game thread, MiB.
+    pub tt_mib: usize,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameData {
+    /// Its number, 0-based.
+    pub game: u64,
+    /// Its training positions, in game order.
+    pub samples: Vec<Sample>,
+    /// Plies played.
+    pub plies: usize,
+}
+
+/// Plays `cfg.games` games on `cfg.concurrency` threads and hands each to `sink` in game
+/// order, so the output does not depend on the number of threads.
+pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
+    let next = AtomicU64::new(0);
+    let (tx, rx) = unbounded::<GameData>();
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                let tt = TranspositionTable::new(cfg.tt_mib);
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= cfg.games || tx.send(play_game(cfg, game, &tt)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut wanted = 0;
+        for data in rx {
+            pending.insert(data.game, data);
+            while let Some(data) = pending.remove(&wanted) {
+                sink(data);
+                wanted += 1;
+            }
+        }
+    });
+}
+
+/// Plays game number `game` (reproducible from the seed and the number alone).
+pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> GameData {
+    let mut rng = Rng::new(cfg.seed ^ game.wrapping_mul(0xD6E8_FEB8_6659_FD93));
+    let mut pos = cfg.openings[rng.below(cfg.openings.len() as u64) as usize];
+    let mut history: Vec<u64> = Vec::new();
+    let random = rng.below(cfg.random_plies as u64 + 1);
+    for _ in 0..random {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len() as u64) as usize];
+        history.push(pos.key());
+        pos = pos.play(mv);
+    }
+    history.clear();
+    tt.clear();
+    let control = SearchControl::new();
+    let ctx = SearchContext {
+        tt,
+        control: &control,
+        style: cfg.style,
+        threads: 1,
+        egdb: None,
+        multipv: 1,
+    };
+    let mut samples = Vec::new();
+    let mut plies = 0;
+    let white_result = loop {
+        if plies >= cfg.max_plies || is_repetition_draw(&history, pos.key()) {
+            break 1;
+        }
+        if history.len() >= QUIET_DRAW_PLIES {
+            break 1;
+        }
+        let r = search(&pos, &history, &Limits::nodes(cfg.nodes), &ctx, |_| {});
+        let white = |score: i32| {
+            if pos.side_to_move() == Color::White {
+                score
+            } else {
+                -score
+            }
+        };
+        let Some(mv) = r.best else {
+            break if pos.side_to_move() == Color::White {
+                0
+            } else {
+                2
+            };
+        };
+        if !has_capture(&pos) {
+            samples.push(Sample {
+                position: pos,
+                game: game as u32,
+                score: white(r.score).clamp(-WIN, WIN) as i16,
+                result: 1,
+            });
+        }
+        if is_decisive(r.score) {
+            break if white(r.score) > 0 { 2 } else { 0 };
+        }
+        let irreversible = mv.is_capture() || pos.all_kings() & mv.from().mask() == 0;
+        if irreversible {
+            history.clear();
+        } else {
+            history.push(pos.key());
+        }
+        pos = pos.play(mv);
+        plies += 1;
+    };
+    for s in &mut samples {
+        s.result = white_result;
+    }
+    GameData {
+        game,
+        samples,
+        plies,
+    }
+}
+
+/// Whether `key` already occurred twice since the last irreversible move.
+fn is_repetition_draw(history: &[u64], key: u64) -> bool {
+    history.iter().filter(|&&k| k == key).count() >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(concurrency: usize) -> SelfplayConfig {
+        SelfplayConfig {
+            games: 4,
+            nodes: 300,
+            concurrency,
+            seed: 5,
+            random_plies: 2,
+            openings: crate::matchrun::runner::default_openings(2),
+            max_plies: 60,
+            style: Style::FULL,
+            tt_mib: 1,
+        }
+    }
+
+    fn collect(cfg: &SelfplayConfig) -> Vec<GameData> {
+        let mut games = Vec::new();
+        run(cfg, |g| games.push(g));
+        games
+    }
+
+    #[test]
+    fn games_are_reproducible_and_in_order() {
+        let one = collect(&config(1));
+        assert_eq!(one.iter().map(|g| g.game).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(one, collect(&config(2)));
+        for g in &one {
+            assert!(!g.samples.is_empty());
+            assert!(g.samples.iter().all(|s| !has_capture(&s.position)));
+            assert!(g.samples.iter().all(|s| s.result == g.samples[0].result));
+        }
+    }
+
+    #[test]
+    fn repetition_needs_two_earlier_occurrences() {
+        assert!(!is_repetition_draw(&[1, 2, 1], 2));
+        assert!(is_repetition_draw(&[1, 2, 1], 1));
+    }
+}
