@@ -192,24 +192,27 @@ fn damiera() -> Command {
     Command::new(env!("CARGO_BIN_EXE_damiera"))
 }
 
-/// Runs `damiera egdb probe --dir D` on `input`; returns stdout, stderr and the status.
-fn probe_cli(dir: &Path, input: &str) -> (String, String, i32) {
-    let mut child = damiera()
-        .args(["egdb", "probe", "--dir"])
-        .arg(dir)
+/// Runs `command` with `input` on its stdin; returns what it wrote and its status.
+fn run_with_input(command: &mut Command, input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    use std::io::Write;
     child
         .stdin
         .take()
         .unwrap()
         .write_all(input.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `damiera egdb probe --dir D` on `input`; returns stdout, stderr and the status.
+fn probe_cli(dir: &Path, input: &str) -> (String, String, i32) {
+    let out = run_with_input(damiera().args(["egdb", "probe", "--dir"]).arg(dir), input);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -307,21 +310,11 @@ fn wrong_version_is_reported_and_not_used() {
 #[test]
 fn missing_directory_is_an_error_for_the_engine_not_a_crash() {
     assert!(Egdb::open(Path::new("/nonexistent/egdb"), 1).is_err());
-    let mut child = damiera()
-        .arg("hub")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"set-param name=egdb-path value=/nonexistent/egdb\ninit\npos pos=WeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeB\nlevel depth=3\ngo think\nping\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_input(
+        damiera().arg("hub"),
+        "set-param name=egdb-path value=/nonexistent/egdb\ninit\n\
+         pos pos=WeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeB\nlevel depth=3\ngo think\nping\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("error message=\"endgame databases: /nonexistent/egdb"),
@@ -463,22 +456,12 @@ fn won_four_piece_endings_are_won() {
 
 #[test]
 fn analyse_says_when_a_result_comes_from_the_databases() {
-    let out = damiera()
-        .args(["analyse", "--depth", "6", "--egdb-path"])
-        .arg(built_db())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(b"W:WK22,K23:BK10\nW:WK4:BK29\nW:W21-32:B1-12\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let out = run_with_input(
+        damiera()
+            .args(["analyse", "--depth", "6", "--egdb-path"])
+            .arg(built_db()),
+        "W:WK22,K23:BK10\nW:WK4:BK29\nW:W21-32:B1-12\n",
+    );
     assert!(out.status.success());
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
