@@ -8,6 +8,8 @@ fn play(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
         .arg("play")
         .args(args)
+        // No endgame databases from the user's data directory: the script expects search scores.
+        .env("XDG_DATA_HOME", "/nonexistent")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
