@@ -323,18 +323,28 @@ fn missing_directory_is_an_error_for_the_engine_not_a_crash() {
     assert!(text.contains("ready") && text.contains("pong"), "{text}");
 }
 
-fn best_with_db(pos: &Position, db: Option<&Egdb>, nodes: u64) -> damiera::search::SearchResult {
-    let tt = TranspositionTable::new(16);
+/// One single-threaded search of `nodes` nodes with the given table and databases.
+fn search_with(
+    pos: &Position,
+    history: &[u64],
+    tt: &TranspositionTable,
+    db: Option<&Egdb>,
+    nodes: u64,
+) -> damiera::search::SearchResult {
     let control = SearchControl::new();
     let ctx = SearchContext {
-        tt: &tt,
+        tt,
         control: &control,
         style: Style::FULL,
         threads: 1,
         egdb: db,
         multipv: 1,
     };
-    search(pos, &[], &Limits::nodes(nodes), &ctx, |_| {})
+    search(pos, history, &Limits::nodes(nodes), &ctx, |_| {})
+}
+
+fn best_with_db(pos: &Position, db: Option<&Egdb>, nodes: u64) -> damiera::search::SearchResult {
+    search_with(pos, &[], &TranspositionTable::new(16), db, nodes)
 }
 
 #[test]
@@ -369,16 +379,7 @@ fn play_out(start: Position, db: &Egdb, nodes: u64) -> Option<Color> {
         if legal_moves(&pos).is_empty() {
             return Some(pos.side_to_move().opponent());
         }
-        let control = SearchControl::new();
-        let ctx = SearchContext {
-            tt: &tt,
-            control: &control,
-            style: Style::FULL,
-            threads: 1,
-            egdb: Some(db),
-            multipv: 1,
-        };
-        let r = search(&pos, &history, &Limits::nodes(nodes), &ctx, |_| {});
+        let r = search_with(&pos, &history, &tt, Some(db), nodes);
         let mv = r.best.unwrap();
         let reversible = pos.piece_at(mv.from()).is_some_and(|p| p.king) && !mv.is_capture();
         history.push(pos.key());
