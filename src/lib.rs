@@ -11,6 +11,7 @@ pub mod board;
 pub mod cli;
 pub mod egdb;
 pub mod engine;
+pub mod game;
 pub mod gui;
 pub mod hub;
 pub mod matchrun;

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use damiera::matchrun::pdn::{PdnGame, parse_pdn};
-use damiera::matchrun::replay::replay_game;
+use damiera::game::pdn::{PdnGame, parse_pdn};
+use damiera::game::replay::replay_game;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damiera");
 

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use damiera::matchrun::pdn::parse_pdn;
-use damiera::matchrun::replay::{replay_all, replay_game};
+use damiera::game::pdn::parse_pdn;
+use damiera::game::replay::{replay_all, replay_game};
 
 const BIN: &str = env!("CARGO_BIN_EXE_damiera");
 
@@ -37,7 +37,7 @@ fn run_match(a: &str, b: &str, extra: &[&str]) -> (i32, serde_json::Value, Strin
     (out.status.code().unwrap_or(-1), json, stderr)
 }
 
-fn read_games(path: &PathBuf) -> Vec<damiera::matchrun::pdn::PdnGame> {
+fn read_games(path: &PathBuf) -> Vec<damiera::game::pdn::PdnGame> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     parse_pdn(&text).unwrap_or_default()
 }

@@ -10,8 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::board::{Move, Position};
-use crate::matchrun::pdn::{PdnGame, parse_pdn, write_pdn};
-use crate::matchrun::replay::{Replay, replay_game};
+use crate::game::pdn::{PdnGame, parse_pdn, write_pdn};
+use crate::game::replay::{Replay, replay_game};
 use crate::movegen::{legal_moves, path_text};
 use crate::search::score::{database_plies, in_men, plies_to_end};
 use crate::search::{

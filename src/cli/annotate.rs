@@ -3,7 +3,7 @@
 //! the engine's line as a variation after each of them.
 
 use crate::board::{Color, Move, Position};
-use crate::matchrun::pdn::{PdnGame, Side};
+use crate::game::pdn::{PdnGame, Side};
 use crate::movegen::path_text;
 use crate::search::Limits;
 use crate::search::score::{in_men, plies_to_end};
@@ -112,7 +112,7 @@ fn variation(v: &PlyVerdict, number: u32, side: Side) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matchrun::pdn::{PdnMove, parse_pdn};
+    use crate::game::pdn::{PdnMove, parse_pdn};
     use crate::search::score::WIN;
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
-use crate::matchrun::pdn::PdnGame;
+use crate::game::pdn::PdnGame;
 use crate::search::score::in_men;
 
 use super::CliError;

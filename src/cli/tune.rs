@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::board::Position;
-use crate::matchrun::pdn::parse_pdn;
-use crate::matchrun::replay::replay_game;
+use crate::game::pdn::parse_pdn;
+use crate::game::replay::replay_game;
 use crate::movegen::has_capture;
 use crate::search::eval::{WEIGHTS, Weights, white_view};
 

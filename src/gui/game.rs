@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use crate::board::{Color, Move, Position};
-use crate::matchrun::pdn::{parse_pdn, write_pdn};
-use crate::matchrun::replay::replay_game;
+use crate::game::pdn::{parse_pdn, write_pdn};
+use crate::game::replay::replay_game;
 use crate::movegen::{capture_paths, hub_text, legal_moves, parse_move, path_text};
 
 /// Plies without a capture or a man move that draw the game (40 moves per side).

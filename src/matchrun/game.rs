@@ -13,7 +13,7 @@ use crate::board::{Color, Move, Position};
 use crate::hub::parser::{Clock, Level};
 use crate::movegen::{hub_text, legal_moves, parse_move, path_text};
 
-use super::pdn::{PdnGame, PdnMove, Side};
+use crate::game::pdn::{PdnGame, PdnMove, Side};
 use super::stats::GameOutcome;
 use crate::hub::client::{EngineFailure, EngineProc, EngineSpec, Thought};
 

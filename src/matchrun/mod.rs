@@ -2,7 +2,5 @@
 //! against the rules, driving Hub engine processes and running whole matches.
 
 pub mod game;
-pub mod pdn;
-pub mod replay;
 pub mod runner;
 pub mod stats;

@@ -13,8 +13,8 @@ use crate::board::Position;
 use crate::movegen::legal_moves;
 
 use super::game::{GameRecord, GameSettings, Job, Slot, play_game};
-use super::pdn::parse_pdn;
-use super::replay::replay_game;
+use crate::game::pdn::parse_pdn;
+use crate::game::replay::replay_game;
 use super::stats::{Pentanomial, Score, Sprt, SprtStatus, format_summary};
 use crate::hub::client::EngineSpec;
 

@@ -1,8 +1,8 @@
 //! Replays PDN games with the rules core: every move must be legal in turn.
 //!
 //! ```
-//! use damiera::matchrun::pdn::parse_pdn;
-//! use damiera::matchrun::replay::replay_game;
+//! use damiera::game::pdn::parse_pdn;
+//! use damiera::game::replay::replay_game;
 //! let games = parse_pdn("1. 22-18 11-14 2. 18x11 7x14 *").unwrap();
 //! let replay = replay_game(&games[0], 1).unwrap();
 //! assert_eq!(replay.positions.len(), 5);
@@ -124,7 +124,7 @@ pub fn replay_all(games: &[PdnGame]) -> Result<Vec<Replay>, ReplayError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matchrun::pdn::parse_pdn;
+    use crate::game::pdn::parse_pdn;
 
     fn game(text: &str) -> PdnGame {
         parse_pdn(text)
