@@ -72,7 +72,7 @@ fn replayed_moves(games: &[PdnGame]) -> Vec<Vec<String>> {
         .enumerate()
         .map(|(i, g)| {
             let replay = replay_game(g, i + 1).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(replay.moves.len(), g.moves.len());
+            assert_eq!(replay.moves().len(), g.moves.len());
             g.moves.iter().map(|m| m.text.clone()).collect()
         })
         .collect()
@@ -408,4 +408,142 @@ fn bad_input_is_one_line_and_leaves_nothing() {
         "cannot",
         outs,
     );
+}
+
+/// A game as other programs write it: Latin-1 bytes in a tag and a comment, CRLF.
+fn latin1_crlf_game() -> Vec<u8> {
+    let mut bytes =
+        b"[Event \"Citt\xe0 di Roma\"]\r\n[White \"Rossi\"]\r\n[Black \"Bianchi\"]\r\n".to_vec();
+    bytes.extend_from_slice(b"[GameType \"22\"]\r\n[Result \"1-0\"]\r\n\r\n");
+    bytes.extend_from_slice(b"1. 22-18 {apertura pi\xf9 forte} 9-13 2. 18x9 10-13\r\n");
+    bytes.extend_from_slice(b"3. 23-19 12-16 1-0\r\n");
+    bytes
+}
+
+#[test]
+fn pdn_files_from_other_programs_load() {
+    let dir = scratch("foreign");
+    let bom = dir.join("bom.pdn");
+    std::fs::write(&bom, format!("\u{FEFF}{HAND_GAME}")).unwrap();
+    let latin1 = dir.join("latin1.pdn");
+    std::fs::write(&latin1, latin1_crlf_game()).unwrap();
+    let three = dir.join("three.pdn");
+    let games: Vec<String> = ["Uno", "Due", "Tre"]
+        .iter()
+        .map(|name| HAND_GAME.replace("Rossi", name))
+        .collect();
+    std::fs::write(&three, games.join("\n")).unwrap();
+    for (path, games) in [(&bom, 1), (&latin1, 1), (&three, 3)] {
+        let out = damiera(&["analyse", path.to_str().unwrap(), "--depth", "2"]);
+        assert!(out.status.success(), "{}: {}", path.display(), stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 6 * games, "{}: {text}", path.display());
+        assert_eq!(lines.last().unwrap()["game"], games);
+    }
+    // The comment and the tag come out as UTF-8 in the annotated file.
+    let annotated = dir.join("annotated.pdn");
+    let out = damiera(&[
+        "analyse",
+        latin1.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--annotate",
+        annotated.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&annotated).unwrap();
+    assert!(written.contains("[Event \"Città di Roma\"]"), "{written}");
+    assert!(written.contains("apertura più forte"), "{written}");
+}
+
+#[test]
+fn other_game_types_are_refused_in_one_line() {
+    let dir = scratch("gametype");
+    let english = dir.join("english.pdn");
+    std::fs::write(&english, "[GameType \"21\"]\n\n1. 22-18 11-15 *\n").unwrap();
+    rejects(
+        &["analyse", english.to_str().unwrap()],
+        "GameType 21 is English draughts, not Italian",
+        &[],
+    );
+    let second = dir.join("second.pdn");
+    std::fs::write(
+        &second,
+        format!("{HAND_GAME}\n[GameType \"20\"]\n\n1. 32-28 *\n"),
+    )
+    .unwrap();
+    rejects(
+        &["analyse", second.to_str().unwrap()],
+        "PDN game 2: GameType 20 is international draughts, not Italian",
+        &[],
+    );
+}
+
+/// The first 34 plies of a game Damiera played itself (`damiera match`, 3,000 nodes a
+/// move, an 11-man ballot): eight of its positions have one legal move, most a capture.
+const FORCED_GAME: &str = "[FEN \"W:W21,22,23,24,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,15\"]\n\n\
+    1. 23-19 7-12 2. 27-23 10-14 3. 19x10 5x14 4. 21-17 14-18 5. 22x13 9x18 6. 31-27 1-5 \
+    7. 17-13 12-16 8. 26-21 3-7 9. 21x14 11x18 10. 13-9 7-11 11. 29-26 15-20 12. 24x15 \
+    11x20 13. 26-22 5-10 14. 22x13 10x17 15. 27-22 20x27 16. 30x23 4-7 17. 22-19 7-11 *\n";
+
+/// The analysis lines of `pdn` with `limit` (e.g. `--depth 10`): (ply, White's score,
+/// depth, legal moves in the position).
+fn analysed(dir: &Path, pdn: &str, limit: &[&str]) -> Vec<(u64, f64, u64, usize)> {
+    let input = dir.join("game.pdn");
+    std::fs::write(&input, pdn).unwrap();
+    let empty = dir.join("no-egdb");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut args = vec!["analyse", input.to_str().unwrap(), "--egdb-path"];
+    args.push(empty.to_str().unwrap());
+    args.extend_from_slice(limit);
+    let out = damiera(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let fen = v["fen"].as_str().unwrap();
+            let pos = damiera::board::Position::parse(fen).unwrap();
+            let score = v["score"].as_f64().unwrap();
+            let white = if fen.starts_with('W') { score } else { -score };
+            let legal = damiera::movegen::legal_moves(&pos).len();
+            (
+                v["ply"].as_u64().unwrap(),
+                white,
+                v["depth"].as_u64().unwrap(),
+                legal,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn forced_moves_get_a_full_search_in_analysis() {
+    let dir = scratch("forced");
+    // With a time per position, a forced move was answered at depth 1 (the instant
+    // reply of timed play), and its score swung by a man or two.
+    let timed = analysed(&dir, FORCED_GAME, &["--movetime", "0.1"]);
+    assert_eq!(timed.len(), 34);
+    let forced: Vec<_> = timed.iter().filter(|r| r.3 == 1).collect();
+    assert!(forced.len() >= 6, "{timed:?}");
+    assert!(
+        forced.iter().all(|r| r.2 > 1),
+        "a forced move at depth 1: {timed:?}"
+    );
+    // At a fixed depth, a forced position scores as the position after its move: the
+    // chart shows no swing there that the next position does not show.
+    let fixed = analysed(&dir, FORCED_GAME, &["--depth", "10"]);
+    for pair in fixed.windows(2) {
+        let ((ply, here, _, legal), (_, next, _, _)) = (pair[0], pair[1]);
+        if legal == 1 {
+            assert!(
+                (here - next).abs() <= 0.15,
+                "ply {ply}: {here} then {next}: {fixed:?}"
+            );
+        }
+    }
 }

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use damiera::board::{Color, Piece, Position, Square};
 use damiera::egdb::{self, Egdb, Outcome};
+use damiera::game::{DrawRules, Game, Verdict};
 use damiera::movegen::legal_moves;
 use damiera::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
 
@@ -339,8 +340,56 @@ fn search_with(
         threads: 1,
         egdb: db,
         multipv: 1,
+        rules: DrawRules::default(),
     };
     search(pos, history, &Limits::nodes(nodes), &ctx, |_| {})
+}
+
+/// A fixed-depth search under `rules` with a fresh table.
+fn search_under(
+    pos: &Position,
+    history: &[u64],
+    db: &Egdb,
+    depth: u32,
+    rules: DrawRules,
+) -> damiera::search::SearchResult {
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new();
+    let ctx = SearchContext {
+        tt: &tt,
+        control: &control,
+        style: Style::FULL,
+        threads: 1,
+        egdb: Some(db),
+        multipv: 1,
+        rules,
+    };
+    search(pos, history, &Limits::depth(depth), &ctx, |_| {})
+}
+
+#[test]
+fn a_database_win_beyond_the_move_limit_is_a_draw() {
+    let db = Egdb::open(built_db(), 16).unwrap();
+    // Two kings against one: a database win, but the last capture is 23 plies away.
+    let pos = Position::parse("W:WK18,K22:BK3").unwrap();
+    let Some(Outcome::Win(d)) = db.probe(&pos) else {
+        panic!("expected a database win");
+    };
+    assert!(d > 6, "{d}");
+    // 75 reversible plies behind it: the limit comes after 5 more.
+    let history: Vec<u64> = (1..=75).collect();
+    let off = DrawRules::default().with_quiet_moves(0);
+    let won = search_under(&pos, &history, &db, 8, off);
+    assert_eq!(
+        damiera::search::score::database_plies(won.score),
+        Some(d as i32)
+    );
+    let limited = search_under(&pos, &history, &db, 8, DrawRules::default());
+    assert_eq!(limited.score, 0, "draw-moves 40: the win is out of reach");
+    // With the run short enough, the database value stands.
+    let history: Vec<u64> = (1..=(80 - d as u64)).collect();
+    let in_time = search_under(&pos, &history, &db, 8, DrawRules::default());
+    assert_eq!(in_time.score, won.score);
 }
 
 fn best_with_db(pos: &Position, db: Option<&Egdb>, nodes: u64) -> damiera::search::SearchResult {
@@ -367,37 +416,19 @@ fn search_reports_database_scores_in_their_band() {
 }
 
 /// Plays `pos` out with the engine on both sides (fixed nodes, databases on), under the
-/// match runner's draw rules: threefold repetition and 40 moves each without a capture or
-/// man move. Returns the winner, if any.
+/// default draw rules of a game: threefold repetition and 40 moves each without a capture
+/// or man move. Returns the winner, if any.
 fn play_out(start: Position, db: &Egdb, nodes: u64) -> Option<Color> {
-    let mut pos = start;
-    let mut history: Vec<u64> = Vec::new();
-    let mut quiet_plies = 0;
-    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let mut game = Game::new(start);
     let tt = TranspositionTable::new(16);
     for _ in 0..400 {
-        if legal_moves(&pos).is_empty() {
-            return Some(pos.side_to_move().opponent());
+        match game.verdict() {
+            Verdict::Win(winner, _) => return Some(winner),
+            Verdict::Draw(_) => return None,
+            Verdict::Ongoing => {}
         }
-        let r = search_with(&pos, &history, &tt, Some(db), nodes);
-        let mv = r.best.unwrap();
-        let reversible = pos.piece_at(mv.from()).is_some_and(|p| p.king) && !mv.is_capture();
-        history.push(pos.key());
-        pos = pos.play(mv);
-        if reversible {
-            quiet_plies += 1;
-        } else {
-            quiet_plies = 0;
-            history.clear();
-        }
-        if quiet_plies >= 80 {
-            return None;
-        }
-        let n = seen.entry(pos.key()).or_insert(0);
-        *n += 1;
-        if *n >= 3 {
-            return None;
-        }
+        let r = search_with(&game.position(), &game.history_keys(), &tt, Some(db), nodes);
+        game.play(r.best.unwrap());
     }
     None
 }

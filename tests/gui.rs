@@ -240,6 +240,72 @@ fn bad_requests_get_clear_json_errors() {
     assert_eq!(state["result"]["result"], "1-0", "{state}");
 }
 
+/// POSTs a PDN file's raw bytes, as the page does; returns status and JSON answer.
+fn post_pdn_file(gui: &Gui, query: &str, bytes: &[u8]) -> (u16, Value) {
+    let path = format!("/api/pdn-file{query}");
+    let headers = [("Content-Type", "application/octet-stream")];
+    let (status, text) = request(gui, "POST", &path, &headers, bytes);
+    let answer = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text:?}"));
+    (status, answer)
+}
+
+#[test]
+fn pdn_files_load_with_a_choice_of_games() {
+    let gui = start(&[]);
+    post_ok(&gui, "/api/settings", json!({"engine_side": "none"}));
+    // Latin-1 bytes, CRLF, a byte-order mark-free file from an older program.
+    let latin1 = b"[Event \"Citt\xe0\"]\r\n[GameType \"22\"]\r\n\r\n1. 22-18 {pi\xf9} 11-14 *\r\n";
+    let (status, answer) = post_pdn_file(&gui, "", latin1);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["state"]["plies"], 2, "{answer}");
+    // A UTF-8 file with a byte-order mark.
+    let bom = "\u{FEFF}[White \"Città\"]\n\n1. 21-17 *\n";
+    let (status, answer) = post_pdn_file(&gui, "", bom.as_bytes());
+    assert_eq!(
+        (status, answer["state"]["moves"][0]["text"].as_str()),
+        (200, Some("21-17"))
+    );
+    // Three games: the board stays, the answer lists them; then game 2 is loaded.
+    let three = "[White \"Uno\"]\n\n1. 22-18 *\n\n[White \"Due\"]\n\n1. 22-19 11-15 *\n\n\
+                 [White \"Tre\"]\n\n1. 23-19 *\n";
+    let (status, answer) = post_pdn_file(&gui, "", three.as_bytes());
+    assert_eq!(status, 200, "{answer}");
+    let choose: Vec<&str> = answer["choose"]
+        .as_array()
+        .expect("a list to choose from")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(choose.len(), 3, "{answer}");
+    assert!(choose[1].starts_with("2. Due - ?"), "{choose:?}");
+    assert_eq!(
+        answer["state"]["moves"][0]["text"], "21-17",
+        "the board stays"
+    );
+    let (status, answer) = post_pdn_file(&gui, "?game=2", three.as_bytes());
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["state"]["moves"][1]["text"], "11-15", "{answer}");
+    let (status, answer) = post_pdn_file(&gui, "?game=4", three.as_bytes());
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "no game 4: the PDN file holds 3")
+    );
+    let (status, answer) = post_pdn_file(&gui, "?game=x", three.as_bytes());
+    assert_eq!(status, 400, "{answer}");
+    // The JSON route takes a game number too.
+    let state = post_ok(&gui, "/api/pdn", json!({"pdn": three, "game": 3}));
+    assert_eq!(state["moves"][0]["text"], "23-19");
+    // Another game type: a one-line JSON error, the board unchanged.
+    let english = b"[GameType \"21\"]\n\n1. 22-18 *\n";
+    let (status, answer) = post_pdn_file(&gui, "", english);
+    assert_eq!(status, 400);
+    assert_eq!(
+        error_of(&answer),
+        "bad PDN: PDN game 1: GameType 21 is English draughts, not Italian"
+    );
+    assert_eq!(get_json(&gui, "/api/state")["moves"][0]["text"], "23-19");
+}
+
 #[test]
 fn foreign_host_and_origin_are_refused() {
     let gui = start(&[]);

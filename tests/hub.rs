@@ -289,10 +289,11 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 8, "{params:?}");
+    assert_eq!(params.len(), 9, "{params:?}");
     assert!(params.contains(
         &"param name=style value=full type=enum values=\"full hce baseline\"".to_string()
     ));
+    assert!(params.contains(&"param name=draw-moves value=40 type=int min=0 max=1000".to_string()));
     hub.send("init");
     assert_eq!(hub.recv(), "ready");
     hub.close_cleanly();

@@ -4,6 +4,7 @@
 use std::process::Command;
 
 use damiera::board::{Color, Position};
+use damiera::game::DrawRules;
 use damiera::movegen::{hub_text, legal_moves};
 use damiera::search::score::WIN_BOUND;
 use damiera::search::{
@@ -21,6 +22,17 @@ fn run_multipv(
     tt: &TranspositionTable,
     multipv: usize,
 ) -> SearchResult {
+    run_under(pos, history, limits, tt, multipv, DrawRules::default())
+}
+
+fn run_under(
+    pos: &Position,
+    history: &[u64],
+    limits: Limits,
+    tt: &TranspositionTable,
+    multipv: usize,
+    rules: DrawRules,
+) -> SearchResult {
     let control = SearchControl::new();
     let ctx = SearchContext {
         tt,
@@ -29,6 +41,7 @@ fn run_multipv(
         threads: 1,
         egdb: None,
         multipv,
+        rules,
     };
     search(pos, history, &limits, &ctx, |_| {})
 }
@@ -132,21 +145,15 @@ fn repetition_in_game_history_is_a_draw() {
 /// Returns the loser and the number of plies.
 fn play_out(start: &Position, depth: u32, max_plies: usize) -> Option<(Color, usize)> {
     let tt = TranspositionTable::new(16);
-    let mut pos = *start;
-    let mut history: Vec<u64> = Vec::new();
+    let mut game = damiera::game::Game::new(*start);
     for ply in 0..max_plies {
-        let r = run(&pos, &history, Limits::depth(depth), &tt);
+        let pos = game.position();
+        let r = run(&pos, &game.history_keys(), Limits::depth(depth), &tt);
         let Some(mv) = r.best else {
             return Some((pos.side_to_move(), ply));
         };
         assert!(legal_moves(&pos).contains(&mv));
-        let king_move = pos.piece_at(mv.from()).is_some_and(|p| p.king) && !mv.is_capture();
-        if king_move {
-            history.push(pos.key())
-        } else {
-            history.clear()
-        }
-        pos = pos.play(mv);
+        game.play(mv);
     }
     None
 }
@@ -277,6 +284,7 @@ fn multipv_reports_every_line_of_every_iteration() {
         style: Style::FULL,
         threads: 1,
         multipv: 3,
+        rules: DrawRules::default(),
         egdb: None,
     };
     let mut seen = Vec::new();
@@ -297,4 +305,68 @@ fn multipv_fixed_depth_is_deterministic() {
     let a = multipv_fresh(&pos, 8, 4);
     let b = multipv_fresh(&pos, 8, 4);
     assert_eq!((a.nodes, &a.lines), (b.nodes, &b.lines));
+}
+
+/// Keys standing for `n` earlier reversible plies (kings' quiet moves) of the game: they
+/// match no real position, so only their number, the run toward the move limit, counts.
+fn reversible_run(n: u64) -> Vec<u64> {
+    (1..=n).collect()
+}
+
+#[test]
+fn the_move_limit_draws_a_won_king_ending() {
+    // Three kings against one: a heuristic win by two men and more, but 78 reversible
+    // plies are behind it and Black's king cannot be caught within the 2 left.
+    let pos = Position::parse("W:WK18,K22,K23:BK3").unwrap();
+    let history = reversible_run(78);
+    let tt = TranspositionTable::new(16);
+    let limited = run_under(
+        &pos,
+        &history,
+        Limits::depth(8),
+        &tt,
+        1,
+        DrawRules::default(),
+    );
+    assert_eq!(limited.score, 0, "draw-moves 40: a draw");
+    let tt = TranspositionTable::new(16);
+    let off = DrawRules::default().with_quiet_moves(0);
+    let unlimited = run_under(&pos, &history, Limits::depth(8), &tt, 1, off);
+    assert!(
+        unlimited.score >= 200,
+        "draw-moves 0: a win, got {}",
+        unlimited.score
+    );
+    // Far from the limit the rule changes nothing.
+    let tt = TranspositionTable::new(16);
+    let early = run_under(&pos, &[], Limits::depth(8), &tt, 1, DrawRules::default());
+    let tt = TranspositionTable::new(16);
+    assert_eq!(early, run_under(&pos, &[], Limits::depth(8), &tt, 1, off));
+}
+
+#[test]
+fn a_win_under_the_move_limit_resets_the_count_in_time() {
+    // 70 plies behind: the limit falls 10 plies into the search. A shallow search does
+    // not reach it and sees the heuristic win. A deep one finds a proven win whose line
+    // resets the count in time: White offers a king, which Black must take, and two
+    // kings beat one. Along that line the run never reaches 80.
+    let pos = Position::parse("W:WK18,K22,K23:BK3").unwrap();
+    let rules = DrawRules::default();
+    let history = reversible_run(70);
+    let tt = TranspositionTable::new(16);
+    let shallow = run_under(&pos, &history, Limits::depth(4), &tt, 1, rules);
+    assert!(shallow.score >= 200, "{}", shallow.score);
+    let tt = TranspositionTable::new(16);
+    let deep = run_under(&pos, &history, Limits::depth(14), &tt, 1, rules);
+    assert!(deep.score > WIN_BOUND, "a proven win: {}", deep.score);
+    let mut game = damiera::game::Game::with_rules(pos, rules);
+    for &mv in &deep.pv {
+        assert!(
+            history.len() + game.reversible_plies() < 80,
+            "{:?}",
+            game.moves()
+        );
+        game.play(mv);
+    }
+    assert!(game.verdict().is_over(), "the line ends the game");
 }

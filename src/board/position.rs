@@ -24,6 +24,14 @@ impl Color {
         }
     }
 
+    /// `White` or `Black`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
+
     /// The row where this side's men are crowned.
     #[inline(always)]
     pub const fn crown_row(self) -> Bitboard {

@@ -10,9 +10,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::board::{Move, Position};
-use crate::game::pdn::{PdnGame, parse_pdn, write_pdn};
-use crate::game::replay::{Replay, replay_game};
-use crate::movegen::{legal_moves, path_text};
+use crate::game::pdn::{PdnGame, write_pdn};
+use crate::game::pdn_file::{decode, read_games as read_pdn_games};
+use crate::game::replay::replay_game;
+use crate::game::{DrawRules, Game};
+use crate::movegen::{is_irreversible, legal_moves, path_text};
 use crate::search::score::{database_plies, in_men, plies_to_end};
 use crate::search::{
     Limits, SearchContext, SearchControl, SearchResult, Style, TranspositionTable, search,
@@ -68,6 +70,10 @@ pub struct AnalyseArgs {
     /// Weights file for the pattern evaluation (default: the built-in one).
     #[arg(long)]
     pub eval_file: Option<String>,
+    /// Moves per side without a capture or a man move that draw (0: no limit); the
+    /// search scores lines reaching the limit as draws, counting a game's moves too.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub draw_moves: u32,
 }
 
 /// Parses a loss threshold in men (a number ≥ 0) for clap.
@@ -165,16 +171,17 @@ struct Job {
 /// Runs the analysis; errors (unreadable input, bad FEN, illegal PDN move, unwritable
 /// output) are one line. Files are written whole or not at all.
 pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let text = read_input(args.input.as_ref())?;
+    let bytes = read_input(args.input.as_ref())?;
+    let text = decode(&bytes);
     let is_pdn = looks_like_pdn(&text);
     check_args(args, is_pdn)?;
     let games = if is_pdn {
-        read_games(&text)?
+        read_games(&bytes, rules(args))?
     } else {
         Vec::new()
     };
     let jobs = if is_pdn {
-        pdn_jobs(&games)?
+        pdn_jobs(&games)
     } else {
         fen_jobs(&text)?
     };
@@ -247,6 +254,7 @@ fn analyse_all(
         threads: args.threads as usize,
         egdb,
         multipv: args.multipv as usize,
+        rules: rules(args),
     };
     let bar = progress(jobs.len());
     let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games];
@@ -266,32 +274,36 @@ fn analyse_all(
 /// A PDN game with its legal replay.
 struct ReadGame {
     pdn: PdnGame,
-    replay: Replay,
+    replay: Game,
 }
 
-fn read_games(text: &str) -> Result<Vec<ReadGame>, CliError> {
-    let games = parse_pdn(text).map_err(|e| CliError(e.to_string()))?;
+/// The games of a PDN file's bytes (any encoding other programs write; GameType 22 or
+/// none), each replayed under `rules`.
+fn read_games(bytes: &[u8], rules: DrawRules) -> Result<Vec<ReadGame>, CliError> {
+    let games = read_pdn_games(bytes).map_err(CliError)?;
     games
         .into_iter()
         .enumerate()
         .map(|(g, pdn)| {
-            let replay = replay_game(&pdn, g + 1).map_err(|e| CliError(e.to_string()))?;
+            let mut replay = replay_game(&pdn, g + 1).map_err(|e| CliError(e.to_string()))?;
+            replay.set_rules(rules);
             Ok(ReadGame { pdn, replay })
         })
         .collect()
 }
 
-fn read_input(path: Option<&PathBuf>) -> Result<String, CliError> {
+fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
     match path {
-        Some(p) if p.as_os_str() != "-" => std::fs::read_to_string(p)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", p.display()))),
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::read(p).map_err(|e| CliError(format!("cannot read {}: {e}", p.display())))
+        }
         _ => {
-            let mut text = String::new();
+            let mut bytes = Vec::new();
             std::io::stdin()
                 .lock()
-                .read_to_string(&mut text)
+                .read_to_end(&mut bytes)
                 .map_err(|e| CliError(format!("cannot read stdin: {e}")))?;
-            Ok(text)
+            Ok(bytes)
         }
     }
 }
@@ -321,27 +333,26 @@ fn fen_jobs(text: &str) -> Result<Vec<Job>, CliError> {
         .collect()
 }
 
-fn pdn_jobs(games: &[ReadGame]) -> Result<Vec<Job>, CliError> {
+/// One job per move of every game: the position before it, with the game's history.
+fn pdn_jobs(games: &[ReadGame]) -> Vec<Job> {
     let mut jobs = Vec::new();
     for (g, game) in games.iter().enumerate() {
-        let replay = &game.replay;
-        let mut history: Vec<u64> = Vec::new();
-        for (ply, (&position, &mv)) in replay.positions.iter().zip(&replay.moves).enumerate() {
+        let mut so_far = Game::with_rules(game.replay.start(), game.replay.rules());
+        for (ply, &mv) in game.replay.moves().iter().enumerate() {
             jobs.push(Job {
-                position,
-                history: history.clone(),
+                position: so_far.position(),
+                history: so_far.history_keys(),
                 game: Some((g + 1, ply + 1, mv)),
             });
-            let king_move =
-                position.piece_at(mv.from()).is_some_and(|p| p.king) && !mv.is_capture();
-            if king_move {
-                history.push(position.key())
-            } else {
-                history.clear()
-            }
+            so_far.play(mv);
         }
     }
-    Ok(jobs)
+    jobs
+}
+
+/// The draw rules of `--draw-moves`.
+fn rules(args: &AnalyseArgs) -> DrawRules {
+    DrawRules::default().with_quiet_moves(args.draw_moves)
 }
 
 fn limits(args: &AnalyseArgs) -> Limits {
@@ -354,6 +365,8 @@ fn limits(args: &AnalyseArgs) -> Limits {
     if limits == Limits::default() {
         limits.depth = Some(10);
     }
+    // Scores are the point: a forced move gets a full search, not the instant reply.
+    limits.analysis = true;
     limits
 }
 
@@ -379,8 +392,11 @@ fn analyse(
     let played_score = match from_lines {
         Some(score) => score,
         None => {
-            let mut history = job.history.clone();
-            history.push(pos.key());
+            let history = if is_irreversible(pos, played) {
+                Vec::new()
+            } else {
+                [job.history.as_slice(), &[pos.key()]].concat()
+            };
             -search(&pos.play(played), &history, limits, ctx, |_| {}).score
         }
     };

@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::board::Position;
+use crate::game::DrawRules;
 use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
 
 /// The bench positions: the start, opening ballots, middlegames, endgames with kings.
@@ -70,6 +71,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> std::io::Result<()> {
             threads: args.threads as usize,
             egdb: None,
             multipv: 1,
+            rules: DrawRules::default(),
         };
         let r = search(&pos, &[], &Limits::depth(args.depth), &ctx, |_| {});
         let elapsed = t.elapsed();

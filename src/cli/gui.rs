@@ -44,6 +44,7 @@ fn engine_spec(args: &GuiArgs) -> Result<EngineSpec, CliError> {
             .map_or(p.clone(), |f| f.to_string_lossy().into_owned())
     });
     Ok(EngineSpec {
+        if_declared: Vec::new(),
         name,
         command,
         options: Vec::new(),

@@ -9,11 +9,11 @@ use std::time::Duration;
 use clap::{ArgAction, Args};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::game::DrawRules;
+use crate::game::openings::{default_openings, parse_openings};
 use crate::hub::client::{EngineProc, EngineSpec, split_command};
 use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT, Limits};
-use crate::matchrun::runner::{
-    MatchConfig, MatchReport, default_openings, parse_openings, run_match, shuffle, today,
-};
+use crate::matchrun::runner::{MatchConfig, MatchReport, run_match, shuffle, today};
 use crate::matchrun::stats::{Sprt, SprtStatus};
 
 const AFTER_HELP: &str = "\
@@ -160,6 +160,7 @@ pub fn parse_engine(words: &[String], index: usize) -> Result<EngineSpec, String
         name: format!("Engine{}", ["A", "B"].get(index).unwrap_or(&"X")),
         command: Vec::new(),
         options: Vec::new(),
+        if_declared: Vec::new(),
     };
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
@@ -213,7 +214,8 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         .enumerate()
         .map(|(i, words)| parse_engine(words, i))
         .collect::<Result<Vec<_>, _>>()?;
-    let [a, mut b]: [EngineSpec; 2] = specs.try_into().map_err(|specs: Vec<EngineSpec>| {
+    let settings = settings(args)?;
+    let [mut a, mut b]: [EngineSpec; 2] = specs.try_into().map_err(|specs: Vec<EngineSpec>| {
         format!(
             "match needs exactly two engines (--engine cmd=...), got {}",
             specs.len()
@@ -221,6 +223,11 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     })?;
     if a.name == b.name {
         b.name.push_str("-2");
+    }
+    // Engines that know the move limit search under the runner's (`draw-moves`).
+    for spec in [&mut a, &mut b] {
+        let moves = args.draw_moves.to_string();
+        spec.if_declared.push(("draw-moves".into(), moves));
     }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let mut openings = load_openings(args)?;
@@ -238,7 +245,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         openings,
         games: games as usize,
         concurrency: args.concurrency as usize,
-        settings: settings(args),
+        settings,
         sprt,
     })
 }
@@ -248,11 +255,11 @@ fn load_openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String
         return Ok(default_openings(3));
     };
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--openings {name}: {e}"))?;
-    parse_openings(&name, &text).map_err(|e| format!("--openings {name}: {e}"))
+    let bytes = std::fs::read(path).map_err(|e| format!("--openings {name}: {e}"))?;
+    parse_openings(&name, &bytes).map_err(|e| format!("--openings {name}: {e}"))
 }
 
-fn settings(args: &MatchArgs) -> GameSettings {
+fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
     let mut limits = Limits {
         tc: args.tc,
         movetime: args.movetime,
@@ -262,18 +269,19 @@ fn settings(args: &MatchArgs) -> GameSettings {
     if limits == Limits::default() {
         limits.tc = Some((10.0, 0.1));
     }
-    GameSettings {
+    let rules = DrawRules::from_counts(args.draw_repetition, args.draw_moves)
+        .map_err(|e| format!("--draw-repetition: {e}"))?;
+    Ok(GameSettings {
         limits,
         margin: Duration::from_millis(args.margin_ms),
         adjudication: Adjudication {
-            repetition: args.draw_repetition,
-            draw_moves: args.draw_moves,
+            rules,
             max_moves: args.max_moves,
             score: args.adjudicate_score.zip(args.adjudicate_count),
         },
         event: args.event.clone(),
         date: today(),
-    }
+    })
 }
 
 /// Starts and quits each engine once, so a wrong command fails fast.
@@ -393,6 +401,7 @@ mod tests {
             name: "Foo".into(),
             command: vec!["python3".into(), "a b.py".into(), "-x".into()],
             options: vec![("threads".into(), "2".into())],
+            if_declared: Vec::new(),
         };
         assert_eq!(spec, Ok(expected.clone()));
         // The same as separate shell words, after `--engine cmd=... name=... option...`.

@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::board_view;
 use crate::board::{Color, Move, Position};
+use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{legal_moves, parse_move, path_text, sort_moves};
 use crate::search::score::{in_men, plies_to_end};
 use crate::search::{
@@ -27,20 +28,24 @@ const INFO_INTERVAL: Duration = Duration::from_millis(100);
 /// Screen width the text is wrapped to.
 const WIDTH: usize = 78;
 
-/// A side, as `--color` takes it.
+/// The person's side, as `--color` takes it.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum Side {
     /// White: moves first, starts on 21-32.
     White,
     /// Black: starts on 1-12.
     Black,
+    /// Both sides: you enter every move; the engine moves when you type `go`.
+    Both,
 }
 
-impl From<Side> for Color {
-    fn from(side: Side) -> Color {
-        match side {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
+impl Side {
+    /// The person's colour; `None` when the person plays both sides.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Side::White => Some(Color::White),
+            Side::Black => Some(Color::Black),
+            Side::Both => None,
         }
     }
 }
@@ -66,6 +71,9 @@ pub struct PlayArgs {
     /// Weights file for the pattern evaluation (default: the built-in one).
     #[arg(long)]
     pub eval_file: Option<String>,
+    /// Moves per side without a capture or a man move that draw the game (0: no limit).
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub draw_moves: u32,
 }
 
 /// Parses a thinking time in seconds: a number above 0 and at most an hour.
@@ -112,27 +120,11 @@ pub enum Flow {
     Quit,
 }
 
-/// One move of the game, with the position it was played in.
-#[derive(Clone, Copy, Debug)]
-struct Ply {
-    before: Position,
-    mv: Move,
-}
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
-    /// The side to move has no legal move: it lost.
-    Lost(Color),
-    /// The same position arose three times.
-    Repetition,
-}
-
 /// A game between a person and the engine, driven by text lines.
 pub struct ConsoleGame {
-    pos: Position,
-    plies: Vec<Ply>,
-    human: Color,
+    game: Game,
+    /// The person's side; `None`: both (the engine moves only on `go`).
+    human: Option<Color>,
     flipped: bool,
     think: Think,
     tt: TranspositionTable,
@@ -140,11 +132,11 @@ pub struct ConsoleGame {
 }
 
 impl ConsoleGame {
-    /// A game from `start` with the person playing `human`.
-    pub fn new(start: Position, human: Color, think: Think) -> ConsoleGame {
+    /// A game from `start` under the default draw rules, the person playing `human`
+    /// (`None`: both sides).
+    pub fn new(start: Position, human: Option<Color>, think: Think) -> ConsoleGame {
         ConsoleGame {
-            pos: start,
-            plies: Vec::new(),
+            game: Game::new(start),
             human,
             flipped: false,
             think,
@@ -159,26 +151,44 @@ impl ConsoleGame {
         self
     }
 
-    /// The current position.
-    pub fn position(&self) -> Position {
-        self.pos
+    /// Plays under `rules` from now on (and in every new game).
+    pub fn with_rules(mut self, rules: DrawRules) -> ConsoleGame {
+        self.game.set_rules(rules);
+        self
     }
 
-    /// The person's side.
-    pub fn human(&self) -> Color {
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.game.position()
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The person's side (`None`: both).
+    pub fn human(&self) -> Option<Color> {
         self.human
     }
 
     /// Greets the person, shows the board and lets the engine move if it starts.
     pub fn begin(&mut self, out: &mut impl Write) -> std::io::Result<()> {
         writeln!(out, "Damiera - Italian draughts (FID rules, 8x8).")?;
-        writeln!(
-            out,
-            "You play {}; the engine plays {} ({}).",
-            name(self.human),
-            name(self.human.opponent()),
-            self.think.describe()
-        )?;
+        match self.human {
+            Some(human) => writeln!(
+                out,
+                "You play {}; the engine plays {} ({}).",
+                human.name(),
+                human.opponent().name(),
+                self.think.describe()
+            )?,
+            None => writeln!(
+                out,
+                "You play both sides; type 'go' for an engine move ({}).",
+                self.think.describe()
+            )?,
+        }
         writeln!(
             out,
             "Type a move as its squares: 22-19, or 29x22x15 for a capture (every landing\n\
@@ -229,9 +239,10 @@ impl ConsoleGame {
     }
 
     fn show_moves(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let moves = sorted_move_texts(&self.pos);
+        let pos = self.position();
+        let moves = sorted_move_texts(&pos);
         if moves.is_empty() {
-            writeln!(out, "{} has no legal move.", name(self.pos.side_to_move()))?;
+            writeln!(out, "{} has no legal move.", pos.side_to_move().name())?;
         } else {
             writeln!(out, "Legal moves:")?;
             writeln!(out, "{}", board_view::wrap(&moves, "  ", WIDTH))?;
@@ -241,25 +252,30 @@ impl ConsoleGame {
 
     fn flip(&mut self, out: &mut impl Write) -> std::io::Result<()> {
         self.flipped = !self.flipped;
-        writeln!(out, "Board turned: {} at the bottom.", name(self.bottom()))?;
+        writeln!(out, "Board turned: {} at the bottom.", self.bottom().name())?;
         self.show(out)
     }
 
     fn new_game(&mut self, out: &mut impl Write) -> std::io::Result<()> {
         self.reset(Position::start());
-        writeln!(out, "New game. You play {}.", name(self.human))?;
+        writeln!(out, "New game. You play {}.", self.human_sides())?;
         self.after_change(out)
+    }
+
+    /// `White`, `Black` or `both sides`.
+    fn human_sides(&self) -> &'static str {
+        self.human.map_or("both sides", Color::name)
     }
 
     fn set_position(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
         if text.is_empty() {
-            writeln!(out, "Position: {}", self.pos.to_fen())?;
+            writeln!(out, "Position: {}", self.position().to_fen())?;
             return self.prompt(out);
         }
         match Position::parse(text) {
             Ok(pos) => {
                 self.reset(pos);
-                writeln!(out, "Position set. You play {}.", name(self.human))?;
+                writeln!(out, "Position set. You play {}.", self.human_sides())?;
                 self.after_change(out)
             }
             Err(e) => {
@@ -270,8 +286,7 @@ impl ConsoleGame {
     }
 
     fn reset(&mut self, pos: Position) {
-        self.pos = pos;
-        self.plies.clear();
+        self.game = Game::with_rules(pos, self.game.rules());
         self.tt.clear();
     }
 
@@ -290,72 +305,88 @@ impl ConsoleGame {
         self.prompt(out)
     }
 
-    /// Takes back the person's last move and the engine's reply to it.
+    /// Takes back the person's last move and the engine's reply to it (one move when
+    /// the person plays both sides).
     fn undo(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let count = if self.pos.side_to_move() == self.human {
+        let count = if Some(self.position().side_to_move()) == self.human {
             2
         } else {
             1
         };
-        if self.plies.len() < count {
+        if self.game.plies() < count {
             writeln!(out, "Nothing to take back.")?;
             return self.prompt(out);
         }
-        let keep = self.plies.len() - count;
-        self.pos = self.plies[keep].before;
-        self.plies.truncate(keep);
+        self.game.truncate(self.game.plies() - count);
         writeln!(out, "Took back {count} move(s).")?;
         self.show(out)
     }
 
-    /// The engine takes the side to move; the person the other side.
+    /// The engine takes the side to move; the person the other side (or, playing both
+    /// sides, the engine makes this one move).
     fn go(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        if let Some(outcome) = self.outcome() {
-            self.announce(outcome, out)?;
+        let verdict = self.game.verdict();
+        if verdict.is_over() {
+            self.announce(verdict, out)?;
             return self.prompt(out);
         }
-        let engine = self.pos.side_to_move();
-        if self.human == engine {
-            self.human = engine.opponent();
-            writeln!(out, "Sides swapped: you now play {}.", name(self.human))?;
+        let engine = self.position().side_to_move();
+        match self.human {
+            None => {
+                self.show_board(out)?;
+                self.engine_move(out)?;
+                return self.show(out);
+            }
+            Some(human) if human == engine => {
+                self.human = Some(engine.opponent());
+                writeln!(
+                    out,
+                    "Sides swapped: you now play {}.",
+                    engine.opponent().name()
+                )?;
+            }
+            Some(_) => {}
         }
         self.after_change(out)
     }
 
     fn hint(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        if let Some(outcome) = self.outcome() {
-            self.announce(outcome, out)?;
+        let verdict = self.game.verdict();
+        if verdict.is_over() {
+            self.announce(verdict, out)?;
             return self.prompt(out);
         }
+        let pos = self.position();
         let result = self.think(out, HINT_LINES)?;
         if let Some(best) = result.best {
             writeln!(
                 out,
                 "Hint: {} ({}).",
-                path_text(&self.pos, best),
+                path_text(&pos, best),
                 score_text(result.score)
             )?;
         }
         if result.lines.len() > 1 {
             writeln!(out, "Best moves:")?;
             for (rank, line) in result.lines.iter().enumerate() {
-                writeln!(out, "{}", ranked_line(&self.pos, rank + 1, line))?;
+                writeln!(out, "{}", ranked_line(&pos, rank + 1, line))?;
             }
         }
         self.prompt(out)
     }
 
     fn human_move(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
-        if let Some(outcome) = self.outcome() {
-            self.announce(outcome, out)?;
+        let verdict = self.game.verdict();
+        if verdict.is_over() {
+            self.announce(verdict, out)?;
             writeln!(out, "Type 'new', 'undo' or 'fen <position>' to go on.")?;
             return self.prompt(out);
         }
-        if self.pos.side_to_move() != self.human {
+        if self.is_engine_turn() {
             writeln!(out, "It is the engine's turn; type 'go'.")?;
             return self.prompt(out);
         }
-        match parse_move(&self.pos, text) {
+        match parse_move(&self.position(), text) {
             Ok(mv) => {
                 self.play(mv);
                 self.after_change(out)
@@ -372,17 +403,19 @@ impl ConsoleGame {
     }
 
     fn play(&mut self, mv: Move) {
-        self.plies.push(Ply {
-            before: self.pos,
-            mv,
-        });
-        self.pos = self.pos.play(mv);
+        self.game.play(mv);
+    }
+
+    /// Whether the engine is to move: the person plays one side and it is the other's.
+    fn is_engine_turn(&self) -> bool {
+        self.human
+            .is_some_and(|h| h != self.position().side_to_move())
     }
 
     /// After the position changed: the engine replies while it is its turn, then the board
     /// and the prompt (or the result) are shown.
     fn after_change(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        if self.outcome().is_none() && self.pos.side_to_move() != self.human {
+        if !self.game.verdict().is_over() && self.is_engine_turn() {
             self.show_board(out)?;
             self.engine_move(out)?;
         }
@@ -390,13 +423,14 @@ impl ConsoleGame {
     }
 
     fn engine_move(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        let pos = self.position();
         let result = self.think(out, 1)?;
         match result.best {
             Some(mv) => {
                 writeln!(
                     out,
                     "Damiera plays {} ({}).",
-                    path_text(&self.pos, mv),
+                    path_text(&pos, mv),
                     score_text(result.score)
                 )?;
                 self.play(mv);
@@ -409,13 +443,14 @@ impl ConsoleGame {
     /// Searches the current position for its `lines` best moves, printing the best
     /// line of each iteration as it goes.
     fn think(&mut self, out: &mut impl Write, lines: usize) -> std::io::Result<SearchResult> {
-        let side = self.pos.side_to_move();
+        let pos = self.position();
+        let side = pos.side_to_move();
         writeln!(
             out,
             "Thinking for {} ({}); scores in men, + is good for {}:",
-            name(side),
+            side.name(),
             self.think.describe(),
-            name(side)
+            side.name()
         )?;
         out.flush()?;
         let control = SearchControl::new();
@@ -426,10 +461,11 @@ impl ConsoleGame {
             threads: 1,
             egdb: self.egdb.as_deref(),
             multipv: lines,
+            rules: self.game.rules(),
         };
-        let history = self.repetition_history();
-        let mut printer = InfoPrinter::new(self.pos, out);
-        let result = search(&self.pos, &history, &self.think.limits(), &ctx, |info| {
+        let history = self.game.history_keys();
+        let mut printer = InfoPrinter::new(pos, out);
+        let result = search(&pos, &history, &self.think.limits(), &ctx, |info| {
             if info.multipv == 1 {
                 printer.info(info)
             }
@@ -438,49 +474,18 @@ impl ConsoleGame {
         Ok(result)
     }
 
-    /// Keys of the positions since the last irreversible move (a capture or a man's move),
-    /// oldest first, the current one excluded.
-    fn repetition_history(&self) -> Vec<u64> {
-        let mut keys: Vec<u64> = Vec::new();
-        for ply in self.plies.iter().rev() {
-            keys.push(ply.before.key());
-            if is_irreversible(ply) {
-                break;
-            }
-        }
-        keys.reverse();
-        keys
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if legal_moves(&self.pos).is_empty() {
-            return Some(Outcome::Lost(self.pos.side_to_move()));
-        }
-        let key = self.pos.key();
-        let seen = self.plies.iter().filter(|p| p.before.key() == key).count();
-        (seen + 1 >= 3).then_some(Outcome::Repetition)
-    }
-
-    fn announce(&self, outcome: Outcome, out: &mut impl Write) -> std::io::Result<()> {
-        match outcome {
-            Outcome::Lost(side) => {
-                let winner = side.opponent();
-                let who = if winner == self.human {
-                    "You win!"
-                } else {
-                    "Damiera wins."
+    fn announce(&self, verdict: Verdict, out: &mut impl Write) -> std::io::Result<()> {
+        match verdict {
+            Verdict::Win(winner, _) => {
+                let who = match self.human {
+                    Some(h) if h == winner => " You win!",
+                    Some(_) => " Damiera wins.",
+                    None => "",
                 };
-                writeln!(
-                    out,
-                    "Game over: {} has no legal move, {} wins. {who}",
-                    name(side),
-                    name(winner)
-                )
+                writeln!(out, "Game over: {verdict}, {} wins.{who}", winner.name())
             }
-            Outcome::Repetition => writeln!(
-                out,
-                "Game over: draw by repetition (the same position three times)."
-            ),
+            Verdict::Draw(reason) => writeln!(out, "Game over: draw by {reason}."),
+            Verdict::Ongoing => Ok(()),
         }
     }
 
@@ -496,49 +501,55 @@ impl ConsoleGame {
         let bottom = self.bottom();
         writeln!(out)?;
         writeln!(out, "      {}", self.player_label(bottom.opponent()))?;
-        write!(out, "{}", board_view::render(&self.pos, bottom))?;
+        let pos = self.position();
+        write!(out, "{}", board_view::render(&pos, bottom))?;
         writeln!(out, "      {}", self.player_label(bottom))?;
-        if let Some(last) = self.plies.last() {
+        if let Some(&mv) = self.game.moves().last() {
+            let before = self.game.positions()[self.game.plies() - 1];
             writeln!(
                 out,
                 "Last move: {} {}",
-                name(last.before.side_to_move()),
-                path_text(&last.before, last.mv)
+                before.side_to_move().name(),
+                path_text(&before, mv)
             )?;
         }
-        let side = self.pos.side_to_move();
-        match self.outcome() {
-            Some(outcome) => self.announce(outcome, out),
-            None if side == self.human => {
-                writeln!(out, "{} to move. Legal moves:", name(side))?;
-                let moves = sorted_move_texts(&self.pos);
-                writeln!(out, "{}", board_view::wrap(&moves, "  ", WIDTH))
-            }
-            None => writeln!(out, "{} (Damiera) to move.", name(side)),
+        let side = pos.side_to_move();
+        let verdict = self.game.verdict();
+        if verdict.is_over() {
+            self.announce(verdict, out)
+        } else if self.is_engine_turn() {
+            writeln!(out, "{} (Damiera) to move.", side.name())
+        } else {
+            writeln!(out, "{} to move. Legal moves:", side.name())?;
+            let moves = sorted_move_texts(&pos);
+            writeln!(out, "{}", board_view::wrap(&moves, "  ", WIDTH))
         }
     }
 
-    /// The side shown at the bottom of the board.
+    /// The side shown at the bottom of the board: the person's (White when playing
+    /// both), unless flipped.
     fn bottom(&self) -> Color {
-        if self.flipped {
-            self.human.opponent()
-        } else {
-            self.human
-        }
+        let own = self.human.unwrap_or(Color::White);
+        if self.flipped { own.opponent() } else { own }
     }
 
     fn player_label(&self, side: Color) -> String {
-        let who = if side == self.human { "you" } else { "Damiera" };
-        let count = self.pos.count(side);
+        let who = match self.human {
+            Some(h) if h != side => "Damiera",
+            _ => "you",
+        };
+        let count = self.position().count(side);
         let plural = if count == 1 { "" } else { "s" };
-        format!("{} ({who}, {count} piece{plural})", name(side))
+        format!("{} ({who}, {count} piece{plural})", side.name())
     }
 
     fn prompt(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let text = match self.outcome() {
-            Some(_) => "Game over - new, undo, fen, help or quit",
-            None if self.pos.side_to_move() == self.human => "Your move",
-            None => "Engine to move - type go",
+        let text = if self.game.verdict().is_over() {
+            "Game over - new, undo, fen, help or quit"
+        } else if self.is_engine_turn() {
+            "Engine to move - type go"
+        } else {
+            "Your move"
         };
         write!(out, "{text}> ")?;
         out.flush()
@@ -546,9 +557,11 @@ impl ConsoleGame {
 
     /// Moves played since the start position, in path form.
     pub fn move_texts(&self) -> Vec<String> {
-        self.plies
+        self.game
+            .positions()
             .iter()
-            .map(|p| path_text(&p.before, p.mv))
+            .zip(self.game.moves())
+            .map(|(pos, &mv)| path_text(pos, mv))
             .collect()
     }
 }
@@ -567,7 +580,8 @@ Commands:
   fen <position>  set a position: PDN FEN (W:W21-32:B1-12) or a Hub string
   fen             show the current position as FEN
   time <seconds>  set the engine's thinking time per move
-  go              the engine moves now for the side to move (you switch sides)
+  go              the engine moves now for the side to move (you switch sides;
+                  with --color both it just makes that move)
   hint, analyse   ask the engine for the best moves here (the top 3)
   quit            leave";
 
@@ -689,22 +703,6 @@ fn sorted_move_texts(pos: &Position) -> Vec<String> {
     moves.iter().map(|&m| path_text(pos, m)).collect()
 }
 
-/// Whether a move can never be undone on the board: a capture or a man's move.
-fn is_irreversible(ply: &Ply) -> bool {
-    ply.mv.is_capture()
-        || ply
-            .before
-            .piece_at(ply.mv.from())
-            .is_none_or(|piece| !piece.king)
-}
-
-fn name(side: Color) -> &'static str {
-    match side {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
@@ -721,7 +719,10 @@ pub fn run(args: &PlayArgs, input: impl BufRead, out: &mut impl Write) -> std::i
     };
     let start = args.fen.unwrap_or_else(Position::start);
     let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(std::io::Error::other)?;
-    let mut game = ConsoleGame::new(start, args.color.into(), think).with_egdb(egdb);
+    let rules = DrawRules::default().with_quiet_moves(args.draw_moves);
+    let mut game = ConsoleGame::new(start, args.color.color(), think)
+        .with_egdb(egdb)
+        .with_rules(rules);
     game.begin(out)?;
     play_lines(&mut game, input, out)
 }

@@ -10,7 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::CliError;
-use crate::matchrun::runner::{default_openings, parse_openings};
+use crate::game::DrawRules;
+use crate::game::openings::{default_openings, parse_openings};
 use crate::search::Style;
 use crate::train::data::{encode, header};
 use crate::train::selfplay::{SelfplayConfig, run as run_games};
@@ -51,15 +52,18 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Moves per side without a capture or a man move that draw a game (0: no limit).
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub draw_moves: u32,
 }
 
 /// Plays the games, writes the file, prints the totals.
 pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut openings = default_openings(3);
     for path in &args.openings {
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        openings.extend(parse_openings(&path.display().to_string(), &text).map_err(CliError)?);
+        openings.extend(parse_openings(&path.display().to_string(), &bytes).map_err(CliError)?);
     }
     let cfg = SelfplayConfig {
         games: args.games,
@@ -75,6 +79,7 @@ pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
             Style::FULL
         },
         tt_mib: 8,
+        rules: DrawRules::default().with_quiet_moves(args.draw_moves),
     };
     let file = File::create(&args.output)
         .map_err(|e| CliError(format!("cannot create {}: {e}", args.output.display())))?;

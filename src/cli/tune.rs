@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::board::Position;
-use crate::game::pdn::parse_pdn;
+use crate::game::pdn_file::read_file;
 use crate::game::replay::replay_game;
 use crate::movegen::has_capture;
 use crate::search::eval::{WEIGHTS, Weights, white_view};
@@ -67,9 +67,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
 fn load(paths: &[PathBuf], skip: usize) -> Result<Vec<Sample>, CliError> {
     let mut samples = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        let games = parse_pdn(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let games = read_file(path).map_err(CliError)?;
         for (i, game) in games.iter().enumerate() {
             let Some(result) = game.result.as_deref().and_then(white_result) else {
                 continue;
@@ -78,7 +76,7 @@ fn load(paths: &[PathBuf], skip: usize) -> Result<Vec<Sample>, CliError> {
                 .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             samples.extend(
                 replay
-                    .positions
+                    .positions()
                     .iter()
                     .skip(skip)
                     .filter(|p| !has_capture(p))

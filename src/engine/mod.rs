@@ -11,6 +11,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::board::Position;
 use crate::egdb::Egdb;
+use crate::game::DrawRules;
 use crate::search::{
     Limits, SearchContext, SearchControl, SearchInfo, SearchResult, Style, TranspositionTable,
     search,
@@ -27,6 +28,8 @@ pub struct EngineOptions {
     pub style: Style,
     /// Best root moves searched and reported per iteration (MultiPV), 1..=32.
     pub multipv: usize,
+    /// The draw rules the search plays under (its move limit).
+    pub rules: DrawRules,
 }
 
 impl Default for EngineOptions {
@@ -36,6 +39,7 @@ impl Default for EngineOptions {
             tt_mib: 64,
             style: Style::FULL,
             multipv: 1,
+            rules: DrawRules::default(),
         }
     }
 }
@@ -200,6 +204,7 @@ fn run_search(
         threads: options.threads,
         egdb,
         multipv: options.multipv,
+        rules: options.rules,
     };
     let result = search(
         &request.position,

@@ -4,42 +4,18 @@
 //! use damiera::game::pdn::parse_pdn;
 //! use damiera::game::replay::replay_game;
 //! let games = parse_pdn("1. 22-18 11-14 2. 18x11 7x14 *").unwrap();
-//! let replay = replay_game(&games[0], 1).unwrap();
-//! assert_eq!(replay.positions.len(), 5);
+//! let game = replay_game(&games[0], 1).unwrap();
+//! assert_eq!(game.positions().len(), 5);
 //! ```
 
 use std::fmt;
 
-use crate::board::{Color, Move, Position};
-use crate::movegen::{MoveError, legal_moves, parse_move};
+use crate::board::{Color, Position};
+use crate::movegen::MoveError;
 
+use super::Game;
 use super::pdn::PdnGame;
-
-/// A legally replayed game.
-#[derive(Clone, Debug)]
-pub struct Replay {
-    /// Every position, from the start position to the final one (one more than moves).
-    pub positions: Vec<Position>,
-    /// The moves played.
-    pub moves: Vec<Move>,
-}
-
-impl Replay {
-    /// The position after the last move.
-    pub fn final_position(&self) -> Position {
-        self.positions
-            .last()
-            .copied()
-            .unwrap_or_else(Position::start)
-    }
-
-    /// The loser when the game ended by the rules: the side to move in the final
-    /// position has no legal move (Art. 9.1). `None` when the game could go on.
-    pub fn loser_by_rules(&self) -> Option<Color> {
-        let last = self.final_position();
-        legal_moves(&last).is_empty().then(|| last.side_to_move())
-    }
-}
+use super::pdn_file::check_game_type;
 
 /// Why a game could not be replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +25,13 @@ pub enum ReplayError {
         /// 1-based game number.
         game: usize,
         /// The reason.
+        message: String,
+    },
+    /// The `GameType` tag names another game.
+    GameType {
+        /// 1-based game number.
+        game: usize,
+        /// Which game type, in words.
         message: String,
     },
     /// A move is not legal (or not even well formed) in its position.
@@ -68,6 +51,7 @@ impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReplayError::BadFen { game, message } => write!(f, "game {game}: bad FEN: {message}"),
+            ReplayError::GameType { game, message } => write!(f, "game {game}: {message}"),
             ReplayError::IllegalMove {
                 game,
                 number,
@@ -91,29 +75,30 @@ pub fn start_position(game: &PdnGame, game_no: usize) -> Result<Position, Replay
     }
 }
 
-/// Replays `game` (numbered `game_no` in messages), stopping at the first illegal move.
-pub fn replay_game(game: &PdnGame, game_no: usize) -> Result<Replay, ReplayError> {
-    let mut pos = start_position(game, game_no)?;
-    let mut replay = Replay {
-        positions: vec![pos],
-        moves: Vec::with_capacity(game.moves.len()),
-    };
+/// Replays `game` (numbered `game_no` in messages) under the default draw rules,
+/// stopping at the first illegal move. A game of another `GameType` is refused.
+pub fn replay_game(game: &PdnGame, game_no: usize) -> Result<Game, ReplayError> {
+    check_game_type(game).map_err(|message| ReplayError::GameType {
+        game: game_no,
+        message,
+    })?;
+    let mut replay = Game::new(start_position(game, game_no)?);
     for m in &game.moves {
-        let mv = parse_move(&pos, &m.text).map_err(|error| ReplayError::IllegalMove {
-            game: game_no,
-            number: m.number,
-            side: pos.side_to_move(),
-            error,
-        })?;
-        pos = pos.play(mv);
-        replay.moves.push(mv);
-        replay.positions.push(pos);
+        let side = replay.position().side_to_move();
+        replay
+            .play_text(&m.text)
+            .map_err(|error| ReplayError::IllegalMove {
+                game: game_no,
+                number: m.number,
+                side,
+                error,
+            })?;
     }
     Ok(replay)
 }
 
 /// Replays every game; the first error stops.
-pub fn replay_all(games: &[PdnGame]) -> Result<Vec<Replay>, ReplayError> {
+pub fn replay_all(games: &[PdnGame]) -> Result<Vec<Game>, ReplayError> {
     games
         .iter()
         .enumerate()
@@ -125,6 +110,7 @@ pub fn replay_all(games: &[PdnGame]) -> Result<Vec<Replay>, ReplayError> {
 mod tests {
     use super::*;
     use crate::game::pdn::parse_pdn;
+    use crate::game::{Verdict, WinReason};
 
     fn game(text: &str) -> PdnGame {
         parse_pdn(text)
@@ -137,8 +123,8 @@ mod tests {
     fn legal_game_replays() {
         let r = replay_game(&game("1. 22-18 11-14 2. 18x11 7x14 *"), 1);
         let r = r.map_err(|e| e.to_string());
-        assert_eq!(r.as_ref().map(|r| r.moves.len()), Ok(4));
-        assert_eq!(r.map(|r| r.loser_by_rules()), Ok(None));
+        assert_eq!(r.as_ref().map(|r| r.moves().len()), Ok(4));
+        assert_eq!(r.map(|r| r.verdict()), Ok(Verdict::Ongoing));
     }
 
     #[test]
@@ -157,7 +143,15 @@ mod tests {
         // White man on 10 takes Black's last man on 6, landing on 3.
         let r = replay_game(&game("[FEN \"W:W10:B6\"]\n1. 10x3 *"), 1);
         let r = r.map_err(|e| e.to_string());
-        assert_eq!(r.map(|r| r.loser_by_rules()), Ok(Some(Color::Black)));
+        let white_wins = Verdict::Win(Color::White, WinReason::NoLegalMove);
+        assert_eq!(r.map(|r| r.verdict()), Ok(white_wins));
+    }
+
+    #[test]
+    fn other_game_types_are_refused() {
+        let err = replay_game(&game("[GameType \"21\"]\n1. 22-18 *"), 4);
+        let text = err.err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(text, "game 4: GameType 21 is English draughts, not Italian");
     }
 
     #[test]

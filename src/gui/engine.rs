@@ -68,7 +68,7 @@ pub struct Worker {
 
 fn wanted(st: &State) -> Option<Want> {
     let game = &st.game;
-    if game.ending_at(game.cursor()).is_some() {
+    if game.verdict_at(game.cursor()).is_over() {
         return None;
     }
     let s = &st.settings;

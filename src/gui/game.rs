@@ -1,61 +1,58 @@
-//! The game shown on the board: start position, moves, the ply being viewed, the
-//! rules' verdict (no move, repetition, 40-move rule) and PDN in and out.
+//! The game shown on the board: a [`Game`] of the game room and the ply being viewed,
+//! with its moves and verdict as the page reads them, and PDN in and out.
 
 use serde_json::{Value, json};
 
 use crate::board::{Color, Move, Position};
-use crate::game::pdn::{parse_pdn, write_pdn};
+use crate::game::pdn::{PdnGame, parse_pdn, write_pdn};
+use crate::game::pdn_file::{describe, read_games};
 use crate::game::replay::replay_game;
-use crate::movegen::{capture_paths, hub_text, legal_moves, parse_move, path_text};
+use crate::game::{DrawRules, Game, Verdict};
+use crate::movegen::{capture_paths, hub_text, legal_moves, path_text};
 
-/// Plies without a capture or a man move that draw the game (40 moves per side).
-pub const QUIET_PLIES_DRAW: usize = 80;
-
-/// How often a position must occur (same side to move) to draw.
-pub const REPETITIONS_DRAW: usize = 3;
-
-/// A game: the start position, every move played, and the ply shown on the board.
+/// A game and the ply shown on the board.
 #[derive(Clone, Debug)]
-pub struct Game {
-    positions: Vec<Position>,
-    moves: Vec<Move>,
+pub struct ShownGame {
+    game: Game,
     cursor: usize,
 }
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    /// PDN result: `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'static str,
-    /// Why, in words.
-    pub reason: String,
+/// What a PDN file gives the board: one game, or the list to choose from.
+#[derive(Clone, Debug)]
+pub enum PdnLoad {
+    /// The game to show.
+    Game(ShownGame),
+    /// The file holds several games: one line about each, in file order.
+    Choose(Vec<String>),
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
+impl ShownGame {
+    /// A game from `start` with no moves, under the default draw rules.
+    pub fn new(start: Position) -> ShownGame {
+        ShownGame::with_rules(start, DrawRules::default())
     }
-}
 
-impl Game {
-    /// A game from `start` with no moves.
-    pub fn new(start: Position) -> Game {
-        Game {
-            positions: vec![start],
-            moves: Vec::new(),
+    /// A game from `start` with no moves, under `rules`.
+    pub fn with_rules(start: Position, rules: DrawRules) -> ShownGame {
+        ShownGame {
+            game: Game::with_rules(start, rules),
             cursor: 0,
         }
     }
 
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// The start position.
     pub fn start(&self) -> Position {
-        self.positions[0]
+        self.game.start()
     }
 
     /// The moves played.
     pub fn moves(&self) -> &[Move] {
-        &self.moves
+        self.game.moves()
     }
 
     /// The ply shown (0 = start position).
@@ -65,20 +62,20 @@ impl Game {
 
     /// True when the last position is shown.
     pub fn at_end(&self) -> bool {
-        self.cursor == self.moves.len()
+        self.cursor == self.game.plies()
     }
 
     /// The position shown.
     pub fn current(&self) -> Position {
-        self.positions[self.cursor]
+        self.game.positions()[self.cursor]
     }
 
     /// Shows ply `ply`; `Err` when there is no such ply.
     pub fn goto(&mut self, ply: usize) -> Result<(), String> {
-        if ply > self.moves.len() {
+        if ply > self.game.plies() {
             return Err(format!(
                 "no ply {ply}: the game has {} plies",
-                self.moves.len()
+                self.game.plies()
             ));
         }
         self.cursor = ply;
@@ -86,105 +83,64 @@ impl Game {
     }
 
     /// Plays `text` (path or Hub form) in the position shown; later moves are dropped.
+    /// A game over by the rules at the ply shown takes no move.
     pub fn play_text(&mut self, text: &str) -> Result<Move, String> {
-        if let Some(end) = self.ending_at(self.cursor) {
-            return Err(format!("the game is over: {}", end.reason));
+        let verdict = self.verdict_at(self.cursor);
+        if verdict.is_over() {
+            return Err(format!("the game is over: {verdict}"));
         }
-        let mv = parse_move(&self.current(), text).map_err(|e| e.to_string())?;
-        self.play(mv);
+        self.game.truncate(self.cursor);
+        let mv = self.game.play_text(text).map_err(|e| e.to_string())?;
+        self.cursor += 1;
         Ok(mv)
     }
 
     /// Plays a legal move in the position shown, dropping the moves after it.
     pub fn play(&mut self, mv: Move) {
-        let next = self.current().play(mv);
-        self.moves.truncate(self.cursor);
-        self.positions.truncate(self.cursor + 1);
-        self.moves.push(mv);
-        self.positions.push(next);
+        self.game.truncate(self.cursor);
+        self.game.play(mv);
         self.cursor += 1;
     }
 
     /// Takes back moves until it is `human`'s turn again (at least one ply), showing
     /// the new last position. `Err` at the start of the game.
     pub fn take_back(&mut self, human: Option<Color>) -> Result<(), String> {
-        self.cursor = self.moves.len();
-        if self.moves.is_empty() {
+        if self.game.undo().is_none() {
+            self.cursor = 0;
             return Err("nothing to take back".into());
         }
-        self.pop();
         if let Some(h) = human
-            && self.current().side_to_move() != h
-            && !self.moves.is_empty()
+            && self.game.position().side_to_move() != h
+            && self.game.plies() > 0
         {
-            self.pop();
+            self.game.undo();
         }
+        self.cursor = self.game.plies();
         Ok(())
     }
 
-    fn pop(&mut self) {
-        self.moves.pop();
-        self.positions.pop();
-        self.cursor = self.moves.len();
-    }
-
-    /// The rules' verdict at ply `ply`, if the game is over there.
-    pub fn ending_at(&self, ply: usize) -> Option<Ending> {
-        let pos = self.positions[ply];
-        if legal_moves(&pos).is_empty() {
-            let side = pos.side_to_move();
-            let result = if side == Color::White { "0-1" } else { "1-0" };
-            let reason = format!("{} has no legal move", side_name(side));
-            return Some(Ending { result, reason });
-        }
-        let seen = self.positions[..=ply].iter().filter(|p| **p == pos).count();
-        if seen >= REPETITIONS_DRAW {
-            let reason = format!("repetition ({seen} times)");
-            return Some(Ending {
-                result: "1/2-1/2",
-                reason,
-            });
-        }
-        if self.quiet_plies(ply) >= QUIET_PLIES_DRAW {
-            let reason = "40-move rule (40 moves each without a capture or a man move)".into();
-            return Some(Ending {
-                result: "1/2-1/2",
-                reason,
-            });
-        }
-        None
-    }
-
-    /// Plies before `ply` since the last capture or man move.
-    fn quiet_plies(&self, ply: usize) -> usize {
-        (0..ply)
-            .rev()
-            .take_while(|&i| {
-                let mv = self.moves[i];
-                let king = self.positions[i]
-                    .piece_at(mv.from())
-                    .is_some_and(|p| p.king);
-                king && !mv.is_capture()
-            })
-            .count()
+    /// The rules' verdict at ply `ply`.
+    pub fn verdict_at(&self, ply: usize) -> Verdict {
+        self.game.verdict_at(ply)
     }
 
     /// The verdict at the last ply.
-    pub fn ending(&self) -> Option<Ending> {
-        self.ending_at(self.moves.len())
+    pub fn verdict(&self) -> Verdict {
+        self.game.verdict()
     }
 
     /// Move list entries: ply, move number, side and path text.
     pub fn move_list(&self) -> Vec<Value> {
-        self.moves
+        let positions = self.game.positions();
+        self.moves()
             .iter()
             .enumerate()
             .map(|(i, &mv)| {
-                let pos = self.positions[i];
+                let pos = positions[i];
                 json!({
                     "ply": i + 1,
                     "number": self.move_number(i),
-                    "side": side_name(pos.side_to_move()),
+                    "side": pos.side_to_move().name(),
                     "text": path_text(&pos, mv),
                     "hub": hub_text(mv),
                 })
@@ -200,7 +156,7 @@ impl Game {
 
     /// The moves up to the ply shown, Hub form (for `pos ... moves=`).
     pub fn hub_moves_to_cursor(&self) -> Vec<String> {
-        self.moves[..self.cursor]
+        self.moves()[..self.cursor]
             .iter()
             .map(|&m| hub_text(m))
             .collect()
@@ -211,7 +167,7 @@ impl Game {
         if self.cursor == 0 {
             return Value::Null;
         }
-        let mv = self.moves[self.cursor - 1];
+        let mv = self.moves()[self.cursor - 1];
         let captured: Vec<u8> = mv.captured().iter().map(|s| s.number()).collect();
         json!({"from": mv.from().number(), "to": mv.to().number(), "captured": captured})
     }
@@ -220,10 +176,11 @@ impl Game {
     /// reader (movetext we write ourselves), so the record is built by the same code
     /// that reads uploads, whatever fields a PDN move grows.
     pub fn to_pdn(&self, white: &str, black: &str) -> Result<String, String> {
-        let result = self.ending().map_or("*", |e| e.result);
+        let verdict = self.verdict();
+        let result = verdict.result();
         let mut movetext = String::new();
-        for (i, &mv) in self.moves.iter().enumerate() {
-            let pos = self.positions[i];
+        for (i, &mv) in self.moves().iter().enumerate() {
+            let pos = self.game.positions()[i];
             let number = self.move_number(i);
             match pos.side_to_move() {
                 Color::White => movetext.push_str(&format!("{number}. ")),
@@ -252,23 +209,37 @@ impl Game {
             game.set_tag("SetUp", "1");
             game.set_tag("FEN", &self.start().to_fen());
         }
-        if let Some(end) = self.ending() {
-            game.set_tag("Termination", &end.reason);
+        if verdict.is_over() {
+            game.set_tag("Termination", &verdict.to_string());
         }
         Ok(write_pdn(&[game]))
     }
 
-    /// The first game of a PDN text, replayed by the rules; the last ply is shown.
-    pub fn from_pdn(text: &str) -> Result<Game, String> {
-        let games = parse_pdn(text).map_err(|e| format!("bad PDN: {e}"))?;
-        let first = games.first().ok_or("the PDN text holds no game")?;
-        let replay = replay_game(first, 1).map_err(|e| format!("bad PDN: {e}"))?;
-        let cursor = replay.moves.len();
-        Ok(Game {
-            positions: replay.positions,
-            moves: replay.moves,
-            cursor,
-        })
+    /// The game of a PDN file's bytes (any encoding other programs write): game
+    /// `choice` (0-based), or the only game; a file of several games without a choice
+    /// gives the list to choose from. The game is replayed by the rules and its last
+    /// ply shown.
+    pub fn from_pdn(bytes: &[u8], choice: Option<usize>) -> Result<PdnLoad, String> {
+        let games = read_games(bytes).map_err(|e| format!("bad PDN: {e}"))?;
+        let index = match (choice, games.len()) {
+            (_, 0) => return Err("the PDN file holds no game".into()),
+            (Some(i), n) if i >= n => {
+                return Err(format!("no game {}: the PDN file holds {n}", i + 1));
+            }
+            (Some(i), _) => i,
+            (None, 1) => 0,
+            (None, _) => {
+                let list = games.iter().enumerate().map(|(i, g)| describe(i, g));
+                return Ok(PdnLoad::Choose(list.collect()));
+            }
+        };
+        Ok(PdnLoad::Game(ShownGame::from_record(&games[index], index)?))
+    }
+
+    fn from_record(record: &PdnGame, index: usize) -> Result<ShownGame, String> {
+        let game = replay_game(record, index + 1).map_err(|e| format!("bad PDN: {e}"))?;
+        let cursor = game.plies();
+        Ok(ShownGame { game, cursor })
     }
 }
 
@@ -311,7 +282,7 @@ mod tests {
 
     #[test]
     fn play_goto_and_take_back() {
-        let mut g = Game::new(Position::start());
+        let mut g = ShownGame::new(Position::start());
         g.play_text("22-19").unwrap();
         g.play_text("11-15").unwrap();
         assert_eq!(g.moves().len(), 2);
@@ -326,50 +297,78 @@ mod tests {
 
     #[test]
     fn illegal_and_finished_games_refuse_moves() {
-        let mut g = Game::new(Position::start());
+        let mut g = ShownGame::new(Position::start());
         assert!(g.play_text("22-17").is_err());
         assert!(g.play_text("nonsense").is_err());
         let lost = Position::parse("W:W:B1").unwrap();
-        let mut g = Game::new(lost);
-        let end = g.ending().unwrap();
-        assert_eq!(end.result, "0-1");
+        let mut g = ShownGame::new(lost);
+        assert_eq!(g.verdict().result(), "0-1");
         assert!(g.play_text("1-5").unwrap_err().contains("game is over"));
     }
 
     #[test]
     fn repetition_and_forty_moves() {
         let start = Position::parse("W:WK29:BK4").unwrap();
-        let mut g = Game::new(start);
+        let mut g = ShownGame::new(start);
         for m in ["29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29"] {
             g.play_text(m).unwrap();
         }
-        assert_eq!(g.ending(), None);
+        assert_eq!(g.verdict(), Verdict::Ongoing);
         g.play_text("8-4").unwrap();
-        assert_eq!(g.ending().unwrap().reason, "repetition (3 times)");
-        assert!(g.quiet_plies(8) == 8);
+        assert_eq!(g.verdict().to_string(), "repetition (3 times)");
+        assert_eq!(g.game().reversible_plies(), 8);
     }
 
     #[test]
     fn pdn_round_trip() {
-        let mut g = Game::new(Position::start());
+        let mut g = ShownGame::new(Position::start());
         for m in ["22-18", "11-14", "18x11", "7x14"] {
             g.play_text(m).unwrap();
         }
         let text = g.to_pdn("me", "Damiera").unwrap();
         assert!(text.contains("[White \"me\"]"), "{text}");
-        let back = Game::from_pdn(&text).unwrap();
+        let back = loaded(text.as_bytes());
         assert_eq!(back.moves(), g.moves());
         // Black to move first.
-        let mut g = Game::new(Position::parse("B:W22:B1").unwrap());
+        let mut g = ShownGame::new(Position::parse("B:W22:B1").unwrap());
         for m in ["1-5", "22-18"] {
             g.play_text(m).unwrap();
         }
         let text = g.to_pdn("a", "b").unwrap();
         assert!(text.contains("1... 1-5 2. 22-18"), "{text}");
-        let back = Game::from_pdn(&text).unwrap();
+        let back = loaded(text.as_bytes());
         assert_eq!((back.start(), back.moves()), (g.start(), g.moves()));
-        assert!(Game::from_pdn("1. 22-17 *").is_err());
-        assert!(Game::from_pdn("").is_err());
+        assert!(ShownGame::from_pdn(b"1. 22-17 *", None).is_err());
+        assert!(ShownGame::from_pdn(b"", None).is_err());
+    }
+
+    fn loaded(bytes: &[u8]) -> ShownGame {
+        match ShownGame::from_pdn(bytes, None) {
+            Ok(PdnLoad::Game(g)) => g,
+            other => panic!("expected one game: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn several_games_offer_a_choice() {
+        let text = b"[White \"A\"]\n1. 22-18 *\n\n[White \"B\"]\n1. 21-17 11-14 *\n";
+        let Ok(PdnLoad::Choose(list)) = ShownGame::from_pdn(text, None) else {
+            panic!("expected a choice");
+        };
+        assert_eq!(list.len(), 2);
+        assert!(list[1].starts_with("2. B - ?"), "{list:?}");
+        let Ok(PdnLoad::Game(g)) = ShownGame::from_pdn(text, Some(1)) else {
+            panic!("expected game 2");
+        };
+        assert_eq!(g.moves().len(), 2);
+        let err = ShownGame::from_pdn(text, Some(2)).err().unwrap_or_default();
+        assert_eq!(err, "no game 3: the PDN file holds 2");
+        let english = b"[GameType \"21\"]\n1. 22-18 *";
+        let err = ShownGame::from_pdn(english, None).err().unwrap_or_default();
+        assert_eq!(
+            err,
+            "bad PDN: PDN game 1: GameType 21 is English draughts, not Italian"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request, Response};
 
-use super::game::Game;
+use super::game::{PdnLoad, ShownGame};
 use super::state::{App, EngineCmd, Mode, State};
 use crate::board::{Color, Position};
 
@@ -158,16 +158,17 @@ pub fn handle(app: &Arc<App>, guard: &Guard, mut req: Request) {
             return;
         }
         (Method::Get, "/api/pdn") => pdn_download(&app.state.lock()),
-        (Method::Post, p) if p.starts_with("/api/") => match read_json(&mut req) {
-            Ok(body) => match post(app, p, &body) {
-                Ok(()) => json_response(
-                    200,
-                    &json!({"ok": true, "state": app.state.lock().to_json()}),
-                ),
-                Err(e) => error_response(&e),
-            },
-            Err(e) => error_response(&e),
-        },
+        (Method::Post, "/api/pdn-file") => {
+            let query = req.url().split_once('?').map(|(_, q)| q.to_string());
+            let loaded = game_number_query(query.as_deref())
+                .and_then(|choice| Ok((choice, read_body(&mut req)?)))
+                .and_then(|(choice, bytes)| load_pdn(app, &bytes, choice));
+            ok_response(app, loaded)
+        }
+        (Method::Post, p) if p.starts_with("/api/") => {
+            let answer = read_json(&mut req).and_then(|body| post(app, p, &body));
+            ok_response(app, answer)
+        }
         (_, p) if p == "/" || p.starts_with("/api/") => error_response(&ApiError(
             405,
             format!("method {} not allowed on {p}", req.method()),
@@ -177,8 +178,22 @@ pub fn handle(app: &Arc<App>, guard: &Guard, mut req: Request) {
     let _ = req.respond(resp);
 }
 
-/// The body as a JSON object, at most [`MAX_BODY`] bytes.
-fn read_json(req: &mut Request) -> Result<Value, ApiError> {
+/// `{"ok": true, "state": ...}` plus the route's own fields, or the error.
+fn ok_response(app: &App, answer: Result<Option<Value>, ApiError>) -> Response<Cursor<Vec<u8>>> {
+    match answer {
+        Ok(extra) => {
+            let mut body = json!({"ok": true, "state": app.state.lock().to_json()});
+            if let (Some(Value::Object(fields)), Some(map)) = (extra, body.as_object_mut()) {
+                map.extend(fields);
+            }
+            json_response(200, &body)
+        }
+        Err(e) => error_response(&e),
+    }
+}
+
+/// The body's bytes, at most [`MAX_BODY`].
+fn read_body(req: &mut Request) -> Result<Vec<u8>, ApiError> {
     let too_big = || ApiError(413, format!("request body larger than {MAX_BODY} bytes"));
     if req.body_length().is_some_and(|n| n > MAX_BODY) {
         return Err(too_big());
@@ -191,6 +206,26 @@ fn read_json(req: &mut Request) -> Result<Value, ApiError> {
     if body.len() > MAX_BODY {
         return Err(too_big());
     }
+    Ok(body)
+}
+
+/// The `game=N` of a query string (1-based), as a 0-based index.
+fn game_number_query(query: Option<&str>) -> Result<Option<usize>, ApiError> {
+    let value = query
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .find_map(|pair| pair.strip_prefix("game="));
+    match value {
+        None => Ok(None),
+        Some(text) => game_choice(Some(&text.parse::<u64>().map_or(Value::Null, Value::from)))
+            .and_then(|c| c.ok_or_else(|| bad(format!("bad game number {text:?}"))))
+            .map(Some),
+    }
+}
+
+/// The body as a JSON object, at most [`MAX_BODY`] bytes.
+fn read_json(req: &mut Request) -> Result<Value, ApiError> {
+    let body = read_body(req)?;
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
@@ -216,12 +251,15 @@ fn opt_str<'a>(body: &'a Value, key: &str) -> Result<Option<&'a str>, ApiError> 
     }
 }
 
-fn run(app: &App, change: impl FnOnce(&mut State) -> Result<(), String>) -> Result<(), ApiError> {
-    app.change(change).map_err(bad)
+fn run(
+    app: &App,
+    change: impl FnOnce(&mut State) -> Result<(), String>,
+) -> Result<Option<Value>, ApiError> {
+    app.change(change).map_err(bad).map(|()| None)
 }
 
-/// The POST routes.
-fn post(app: &Arc<App>, path: &str, body: &Value) -> Result<(), ApiError> {
+/// The POST routes with a JSON body; `Some` fields are added to the answer.
+fn post(app: &Arc<App>, path: &str, body: &Value) -> Result<Option<Value>, ApiError> {
     match path {
         "/api/move" => {
             let text = str_field(body, "move")?.to_string();
@@ -252,23 +290,20 @@ fn post(app: &Arc<App>, path: &str, body: &Value) -> Result<(), ApiError> {
             st.game.take_back(human)
         }),
         "/api/new" => run(app, |st| {
-            st.game = Game::new(Position::start());
+            st.game = ShownGame::new(Position::start());
             Ok(())
         }),
         "/api/position" => {
             let text = str_field(body, "fen")?;
             let pos = Position::parse(text).map_err(|e| bad(format!("bad position: {e}")))?;
             run(app, |st| {
-                st.game = Game::new(pos);
+                st.game = ShownGame::new(pos);
                 Ok(())
             })
         }
         "/api/pdn" => {
-            let game = Game::from_pdn(str_field(body, "pdn")?).map_err(bad)?;
-            run(app, |st| {
-                st.game = game;
-                Ok(())
-            })
+            let choice = game_choice(body.get("game"))?;
+            load_pdn(app, str_field(body, "pdn")?.as_bytes(), choice)
         }
         "/api/settings" => settings(app, body),
         "/api/analysis" => {
@@ -286,14 +321,37 @@ fn post(app: &Arc<App>, path: &str, body: &Value) -> Result<(), ApiError> {
         }
         "/api/engine/restart" => {
             let _ = app.engine_tx.send(EngineCmd::Restart);
-            Ok(())
+            Ok(None)
         }
         _ => Err(ApiError(404, format!("no such API: {path}"))),
     }
 }
 
+/// The 1-based `game` number of a PDN request, if given, as a 0-based index.
+fn game_choice(value: Option<&Value>) -> Result<Option<usize>, ApiError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(n) if n >= 1 => Ok(Some(n - 1)),
+            _ => Err(bad("field \"game\" must be a game number from 1")),
+        },
+    }
+}
+
+/// Loads a game of a PDN file into the board; a file of several games and no choice
+/// leaves the board as it is and answers `{"choose": [one line a game]}`.
+fn load_pdn(app: &App, bytes: &[u8], choice: Option<usize>) -> Result<Option<Value>, ApiError> {
+    match ShownGame::from_pdn(bytes, choice).map_err(bad)? {
+        PdnLoad::Game(game) => run(app, |st| {
+            st.game = game;
+            Ok(())
+        }),
+        PdnLoad::Choose(list) => Ok(Some(json!({ "choose": list }))),
+    }
+}
+
 /// `mode`, `engine_side` and `movetime`, each optional; all are checked first.
-fn settings(app: &App, body: &Value) -> Result<(), ApiError> {
+fn settings(app: &App, body: &Value) -> Result<Option<Value>, ApiError> {
     let mode = match opt_str(body, "mode")? {
         None => None,
         Some("play") => Some(Mode::Play),

@@ -8,7 +8,7 @@ use parking_lot::Mutex;
 use serde_json::{Value, json};
 
 use super::events::Broadcaster;
-use super::game::{Game, board_json, legal_json};
+use super::game::{ShownGame, board_json, legal_json};
 use crate::board::{Color, Position};
 
 /// Play against the engine, or analyse with it.
@@ -50,7 +50,7 @@ pub struct Settings {
 /// Everything behind the lock.
 pub struct State {
     /// The game.
-    pub game: Game,
+    pub game: ShownGame,
     /// The user's choices.
     pub settings: Settings,
     /// Changes with every change of game or settings; the engine thread compares it.
@@ -100,7 +100,7 @@ impl State {
     /// A fresh state: start position, play mode, engine plays Black, 1 s per move.
     pub fn new() -> State {
         State {
-            game: Game::new(Position::start()),
+            game: ShownGame::new(Position::start()),
             settings: Settings {
                 mode: Mode::Play,
                 engine_side: Some(Color::Black),
@@ -127,8 +127,8 @@ impl State {
     /// The state as the page reads it.
     pub fn to_json(&self) -> Value {
         let pos = self.game.current();
-        let ending = self.game.ending_at(self.game.cursor());
-        let legal = if ending.is_none() && self.human_may_move() {
+        let verdict = self.game.verdict_at(self.game.cursor());
+        let legal = if !verdict.is_over() && self.human_may_move() {
             legal_json(&pos)
         } else {
             Vec::new()
@@ -151,7 +151,7 @@ impl State {
             "moves": self.game.move_list(),
             "last_move": self.game.last_move(),
             "legal": legal,
-            "result": ending.map(|e| json!({"result": e.result, "reason": e.reason})),
+            "result": verdict.is_over().then(|| json!({"result": verdict.result(), "reason": verdict.to_string()})),
             "settings": {
                 "mode": if s.mode == Mode::Play { "play" } else { "analyse" },
                 "engine_side": s.engine_side.map_or("none", color_name),

@@ -25,6 +25,10 @@ pub struct EngineSpec {
     pub command: Vec<String>,
     /// `set-param` name/value pairs sent during the handshake.
     pub options: Vec<(String, String)>,
+    /// `set-param` pairs sent only to an engine that declares the parameter and is not
+    /// given it in `options`: the game's rules (`draw-moves`), which other engines may
+    /// not know.
+    pub if_declared: Vec<(String, String)>,
 }
 
 /// Why talking to an engine failed. Each ends the engine's game as a loss.
@@ -150,14 +154,21 @@ impl EngineProc {
     fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), EngineFailure> {
         self.send(&Command::Hub)?;
         let deadline = Instant::now() + timeout;
+        let mut declared = Vec::new();
         loop {
             match self.next_response(deadline)? {
                 Response::Wait => break,
                 Response::Id(id) => self.name = id.name,
+                Response::Param(param) => declared.push(param.name),
                 _ => continue,
             }
         }
-        for (name, value) in &spec.options {
+        let given = |name: &String| spec.options.iter().any(|(n, _)| n == name);
+        let offered = spec
+            .if_declared
+            .iter()
+            .filter(|(name, _)| declared.contains(name) && !given(name));
+        for (name, value) in spec.options.iter().chain(offered) {
             self.send(&Command::SetParam {
                 name: name.clone(),
                 value: value.clone(),
@@ -386,6 +397,7 @@ mod tests {
     #[test]
     fn missing_program_is_a_spawn_failure() {
         let spec = EngineSpec {
+            if_declared: Vec::new(),
             name: "none".into(),
             command: vec!["/nonexistent/damiera-engine".into()],
             options: vec![],

@@ -8,14 +8,12 @@
 //!
 //! On top of it, the engine side of the protocol:
 //! - [`params`]: the engine parameters and `set-param` checks;
-//! - [`game`]: the position and repetition history of a `pos` command;
 //! - [`session`]: the protocol loop ([`session::Session`] core, [`session::run`] driver).
 //!
 //! And the GUI side, shared by the match runner and the web board:
 //! - [`client`]: one Hub engine process (spawn, handshake, `go`, answers with deadlines).
 
 pub mod client;
-pub mod game;
 pub mod params;
 pub mod parser;
 pub mod response;

@@ -3,6 +3,7 @@
 
 use super::response::{Param, ParamType};
 use crate::engine::EngineOptions;
+use crate::game::DrawRules;
 use crate::search::{Style, eval};
 
 /// Smallest and largest `threads` value.
@@ -11,6 +12,8 @@ const THREADS: (i64, i64) = (1, 64);
 const TT_MIB: (i64, i64) = (1, 4096);
 /// Smallest and largest `multipv` value.
 const MULTIPV: (i64, i64) = (1, 32);
+/// Smallest and largest `draw-moves` value (0: no move limit).
+const DRAW_MOVES: (i64, i64) = (0, 1000);
 
 /// The parameter values a GUI can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +31,9 @@ pub struct Params {
     pub egdb_path: String,
     /// Best root moves reported per iteration (a Damiera extension).
     pub multipv: usize,
+    /// Moves per side without a capture or a man move that draw the game (0: no limit);
+    /// the search scores such lines as draws.
+    pub draw_moves: u32,
 }
 
 impl Default for Params {
@@ -40,6 +46,7 @@ impl Default for Params {
             style: options.style,
             egdb_path: String::new(),
             multipv: options.multipv,
+            draw_moves: options.rules.quiet_moves.unwrap_or(0),
         }
     }
 }
@@ -52,6 +59,7 @@ impl Params {
             tt_mib: self.tt_mib,
             style: self.style,
             multipv: self.multipv,
+            rules: DrawRules::default().with_quiet_moves(self.draw_moves),
         }
     }
 
@@ -70,6 +78,7 @@ impl Params {
             declare("egdb-path", &self.egdb_path, ParamType::String),
             declare("multipv", &self.multipv.to_string(), int(MULTIPV)),
             declare("eval-file", &eval::eval_file_name(), ParamType::String),
+            declare("draw-moves", &self.draw_moves.to_string(), int(DRAW_MOVES)),
         ]
     }
 
@@ -85,6 +94,7 @@ impl Params {
             "style" => self.style = parse_style(name, value)?,
             "egdb-path" => self.egdb_path = value.to_string(),
             "multipv" => self.multipv = parse_int(name, value, MULTIPV)?,
+            "draw-moves" => self.draw_moves = parse_int(name, value, DRAW_MOVES)? as u32,
             "eval-file" => {
                 eval::load_eval_file(value).map_err(|e| bad(name, value, &e.to_string()))?
             }
@@ -180,6 +190,7 @@ mod tests {
                 r#"param name=egdb-path value="" type=string"#,
                 "param name=multipv value=1 type=int min=1 max=32",
                 "param name=eval-file value=embedded type=string",
+                "param name=draw-moves value=40 type=int min=0 max=1000",
             ]
         );
     }
@@ -193,6 +204,7 @@ mod tests {
         assert!(p.set("style", "baseline").is_ok());
         assert!(p.set("variant", "italian").is_ok());
         assert!(p.set("multipv", "32").is_ok());
+        assert!(p.set("draw-moves", "0").is_ok());
         let before = p.clone();
         for (name, value) in [
             ("threads", "0"),
@@ -204,6 +216,8 @@ mod tests {
             ("style", "fast"),
             ("multipv", "0"),
             ("multipv", "33"),
+            ("draw-moves", "-1"),
+            ("draw-moves", "1001"),
             ("eval-file", "/nonexistent/weights.dmw"),
             ("variant", "brazilian"),
             ("hash", "1"),
@@ -213,5 +227,6 @@ mod tests {
         assert_eq!(p, before);
         assert_eq!(p.engine_options().style, Style::BASELINE);
         assert_eq!(p.engine_options().multipv, 32);
+        assert_eq!(p.engine_options().rules.quiet_moves, None);
     }
 }

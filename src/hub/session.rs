@@ -15,11 +15,12 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, never, select, unbounded};
 
-use super::game::Game;
 use super::params::Params;
-use super::parser::{Command, GoMode, Level, parse_command};
+use super::parser::{Command, GoMode, Level, PositionSpec, parse_command};
 use super::response::{Done, Id, Info, Response};
+use crate::board::Position;
 use crate::engine::{Engine, EngineEvent, GoRequest};
+use crate::game::{DrawRules, Game};
 use crate::movegen::hub_text;
 use crate::search::score::in_men;
 use crate::search::{Clock, Limits, SearchInfo, SearchResult};
@@ -54,10 +55,11 @@ impl Session {
     /// arrive on the returned receiver and go to [`Session::handle_event`].
     pub fn new(params: Params) -> (Session, Receiver<EngineEvent>) {
         let (engine, events) = Engine::spawn(params.engine_options());
+        let game = Game::with_rules(Position::start(), params.engine_options().rules);
         let session = Session {
             engine,
             params,
-            game: Game::default(),
+            game,
             level: Level {
                 infinite: true,
                 ..Level::default()
@@ -75,6 +77,12 @@ impl Session {
     /// of a running search): the driver then exits.
     pub fn is_finished(&self) -> bool {
         self.finished
+    }
+
+    /// The game of the last `pos` command: its moves, the history its searches get for
+    /// repetitions and the move limit, and its verdict under the `draw-moves` rules.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// True while a search runs (between `go` and its `done`).
@@ -173,7 +181,7 @@ impl Session {
             Command::Ping => out.push(Response::Pong),
             Command::NewGame => self.engine.new_game(),
             Command::SetParam { name, value } => self.set_param(&name, &value, out),
-            Command::Pos { position, moves } => match Game::from_pos(&position, &moves) {
+            Command::Pos { position, moves } => match game_of(&position, &moves, self.rules()) {
                 Ok(game) => self.game = game,
                 Err(reason) => out.push(error(&format!("pos: {reason}"))),
             },
@@ -224,6 +232,7 @@ impl Session {
         match result {
             Ok(()) if self.params.engine_options() != before => {
                 self.engine.configure(self.params.engine_options());
+                self.game.set_rules(self.rules());
             }
             Ok(()) => {}
             Err(reason) => out.push(error(&format!("set-param: {reason}"))),
@@ -233,8 +242,8 @@ impl Session {
     fn go(&mut self, mode: GoMode) {
         let ponder = mode == GoMode::Ponder;
         self.engine.go(GoRequest {
-            position: self.game.position,
-            history: self.game.history.clone(),
+            position: self.game.position(),
+            history: self.game.history_keys(),
             limits: limits(&self.level, mode),
             ponder,
         });
@@ -243,6 +252,10 @@ impl Session {
             pondering: ponder,
             hit: None,
         });
+    }
+
+    fn rules(&self) -> DrawRules {
+        self.params.engine_options().rules
     }
 
     fn ponder_hit(&mut self) {
@@ -261,6 +274,18 @@ impl Session {
             self.finished = true;
         }
     }
+}
+
+/// The game of `pos <spec> moves="<moves>"`: every move is checked against the position
+/// it is played in. The error names the bad position or move.
+fn game_of(spec: &PositionSpec, moves: &[String], rules: DrawRules) -> Result<Game, String> {
+    let start = match spec {
+        PositionSpec::Start => Position::start(),
+        PositionSpec::Hub(text) => {
+            Position::from_hub(text).map_err(|e| format!("bad position '{text}': {e}"))?
+        }
+    };
+    Game::from_texts(start, rules, moves)
 }
 
 /// `error message="<message>"`.
@@ -289,6 +314,7 @@ pub fn limits(level: &Level, mode: GoMode) -> Limits {
             moves_to_go: c.moves,
         }),
         infinite: false,
+        analysis: false,
     };
     Limits {
         infinite: level.infinite && limits == Limits::default(),

@@ -1,20 +1,20 @@
 //! One game between two engine processes: clocks, rules, adjudication, PDN record.
 //!
-//! Draw rules. The FID's rules summary (fid.it, "Brief rules of Italian draughts")
-//! names only agreement and the threefold repetition of a position; no move-count draw
-//! rule was found in the FID texts we could consult. The runner therefore uses
-//! threefold repetition (same position, same side to move) and, as a configurable
-//! fallback, 40 moves per side without a capture or a man move (`--draw-moves`).
+//! The game itself is a [`Game`] of the game room: its verdict under the match's
+//! [`crate::game::DrawRules`] (threefold repetition and 40 moves each without a capture
+//! or a man move by default; `--draw-repetition`, `--draw-moves`) ends a game as it
+//! ends everywhere else. The runner adds what only a match has: clocks, a move cap,
+//! score adjudication and engine faults.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::board::{Color, Move, Position};
+use crate::game::{DrawRules, Game, Verdict};
 use crate::hub::parser::{Clock, Level};
-use crate::movegen::{hub_text, legal_moves, parse_move, path_text};
+use crate::movegen::{hub_text, parse_move, path_text};
 
-use crate::game::pdn::{PdnGame, PdnMove, Side};
 use super::stats::GameOutcome;
+use crate::game::pdn::{PdnGame, PdnMove, Side};
 use crate::hub::client::{EngineFailure, EngineProc, EngineSpec, Thought};
 
 /// Answer deadline when no clock or move time is set (depth or node limits only).
@@ -56,13 +56,11 @@ impl Limits {
     }
 }
 
-/// Draw and score adjudication settings.
+/// The game's draw rules and the runner's own adjudication.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Adjudication {
-    /// Draw when a position (with the same side to move) occurs this often; 0 = off.
-    pub repetition: u32,
-    /// Draw after this many moves per side without a capture or a man move; 0 = off.
-    pub draw_moves: u32,
+    /// The rules of the game: repetition and the move limit.
+    pub rules: DrawRules,
     /// Draw after this many moves per side in all; 0 = off.
     pub max_moves: u32,
     /// `(S, N)`: both engines report |score| >= S, agreeing on the winner, for N
@@ -73,8 +71,7 @@ pub struct Adjudication {
 impl Default for Adjudication {
     fn default() -> Self {
         Adjudication {
-            repetition: 3,
-            draw_moves: 40,
+            rules: DrawRules::default(),
             max_moves: 300,
             score: None,
         }
@@ -181,21 +178,34 @@ impl Slot {
     }
 }
 
-/// How a game ended, from White's side.
+/// How a game ended, from White's side, with the reason (the PDN `Termination`).
 #[derive(Clone, Debug, PartialEq)]
-enum Ending {
+pub enum Ending {
+    /// The side won.
     Win(Color, String),
+    /// Drawn.
     Draw(String),
+}
+
+/// The referee's call before each move: the game's verdict under its rules, then the
+/// runner's move cap. `None` while the game goes on.
+pub fn referee(game: &Game, adjudication: &Adjudication) -> Option<Ending> {
+    let verdict = game.verdict();
+    match verdict {
+        Verdict::Win(winner, _) => Some(Ending::Win(winner, verdict.to_string())),
+        Verdict::Draw(_) => Some(Ending::Draw(verdict.to_string())),
+        Verdict::Ongoing => {
+            let cap = 2 * adjudication.max_moves as usize;
+            (cap > 0 && game.plies() >= cap).then(|| Ending::Draw("max moves".into()))
+        }
+    }
 }
 
 /// The running state of one game.
 struct GameState {
-    start: Position,
-    pos: Position,
+    game: Game,
     hub_moves: Vec<String>,
     pdn_moves: Vec<PdnMove>,
-    seen: HashMap<u64, u32>,
-    quiet_plies: u32,
     clocks: [f64; 2],
     score_run: (u32, Option<Color>),
     move_number: u32,
@@ -205,13 +215,6 @@ fn color_index(c: Color) -> usize {
     match c {
         Color::White => 0,
         Color::Black => 1,
-    }
-}
-
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }
 
@@ -225,48 +228,25 @@ fn failure_text(f: &EngineFailure, name: &str) -> String {
 }
 
 impl GameState {
-    fn new(start: Position, limits: &Limits) -> GameState {
-        let base = limits.tc.map_or(0.0, |t| t.0);
-        let mut seen = HashMap::new();
-        seen.insert(start.key(), 1);
+    fn new(start: Position, s: &GameSettings) -> GameState {
+        let base = s.limits.tc.map_or(0.0, |t| t.0);
         GameState {
-            start,
-            pos: start,
+            game: Game::with_rules(start, s.adjudication.rules),
             hub_moves: Vec::new(),
             pdn_moves: Vec::new(),
-            seen,
-            quiet_plies: 0,
             clocks: [base, base],
             score_run: (0, None),
             move_number: 1,
         }
     }
 
-    /// Ends by the rules or by a draw adjudication, checked before every move.
-    fn rules_ending(&self, adj: &Adjudication) -> Option<Ending> {
-        let side = self.pos.side_to_move();
-        if legal_moves(&self.pos).is_empty() {
-            let text = format!("{} has no legal move", side_name(side));
-            return Some(Ending::Win(side.opponent(), text));
-        }
-        let reps = self.seen.get(&self.pos.key()).copied().unwrap_or(0);
-        if adj.repetition > 0 && reps >= adj.repetition {
-            return Some(Ending::Draw(format!("repetition ({reps} times)")));
-        }
-        if adj.draw_moves > 0 && self.quiet_plies >= 2 * adj.draw_moves {
-            let n = adj.draw_moves;
-            return Some(Ending::Draw(format!("{n}-move rule")));
-        }
-        let plies = self.hub_moves.len() as u32;
-        if adj.max_moves > 0 && plies >= 2 * adj.max_moves {
-            return Some(Ending::Draw("max moves".into()));
-        }
-        None
+    fn pos(&self) -> Position {
+        self.game.position()
     }
 
     /// The `level` for the side to move and the deadline for its answer.
     fn level(&self, s: &GameSettings) -> (Level, Duration) {
-        let side = color_index(self.pos.side_to_move());
+        let side = color_index(self.pos().side_to_move());
         let mut limit = UNTIMED_LIMIT;
         let mut level = Level {
             depth: s.limits.depth,
@@ -294,7 +274,7 @@ impl GameState {
         let Some((_, inc)) = s.limits.tc else {
             return false;
         };
-        let side = color_index(self.pos.side_to_move());
+        let side = color_index(self.pos().side_to_move());
         self.clocks[side] -= elapsed.as_secs_f64();
         if self.clocks[side] < -s.margin.as_secs_f64() {
             return true;
@@ -305,10 +285,10 @@ impl GameState {
 
     /// Asks the engine to move and plays its move; `Some` when the game ends.
     fn ply(&mut self, s: &GameSettings, slot: &mut Slot) -> Option<Ending> {
-        let side = self.pos.side_to_move();
+        let side = self.pos().side_to_move();
         let (level, limit) = self.level(s);
         let loss = |text: String| Some(Ending::Win(side.opponent(), text));
-        let thought = match slot.think(&self.start, &self.hub_moves, level, limit) {
+        let thought = match slot.think(&self.game.start(), &self.hub_moves, level, limit) {
             Ok(t) => t,
             Err(f) => return loss(failure_text(&f, slot.name())),
         };
@@ -319,22 +299,17 @@ impl GameState {
             let f = EngineFailure::Protocol("done without a move".into());
             return loss(failure_text(&f, slot.name()));
         };
-        let Ok(mv) = parse_move(&self.pos, text) else {
+        let Ok(mv) = parse_move(&self.pos(), text) else {
             return loss(format!("illegal move {} by {}", text.trim(), slot.name()));
         };
         self.record(mv, &thought);
         self.score_adjudication(s, side, thought.score)
     }
 
-    /// Plays `mv`, recording it in both notations and updating the draw counters.
+    /// Plays `mv`, recording it in both notations.
     fn record(&mut self, mv: Move, thought: &Thought) {
-        let side = self.pos.side_to_move();
-        let man_move = self.pos.piece_at(mv.from()).is_some_and(|p| !p.king);
-        self.quiet_plies = if mv.is_capture() || man_move {
-            0
-        } else {
-            self.quiet_plies + 1
-        };
+        let pos = self.pos();
+        let side = pos.side_to_move();
         let comment = match (thought.score, thought.depth) {
             (Some(sc), Some(d)) => Some(format!("{sc:.2}/{d}")),
             (Some(sc), None) => Some(format!("{sc:.2}")),
@@ -347,14 +322,13 @@ impl GameState {
         };
         self.pdn_moves.push(PdnMove {
             comment,
-            ..PdnMove::new(&path_text(&self.pos, mv), self.move_number, pdn_side)
+            ..PdnMove::new(&path_text(&pos, mv), self.move_number, pdn_side)
         });
         if side == Color::Black {
             self.move_number += 1;
         }
         self.hub_moves.push(hub_text(mv));
-        self.pos = self.pos.play(mv);
-        *self.seen.entry(self.pos.key()).or_insert(0) += 1;
+        self.game.play(mv);
     }
 
     /// Tracks consecutive decisive scores (White's view) for score adjudication.
@@ -386,12 +360,12 @@ pub fn play_game(s: &GameSettings, slots: &mut [Slot; 2], job: Job) -> GameRecor
     for slot in slots.iter_mut() {
         slot.new_game();
     }
-    let mut g = GameState::new(job.opening, &s.limits);
+    let mut g = GameState::new(job.opening, s);
     let ending = loop {
-        if let Some(end) = g.rules_ending(&s.adjudication) {
+        if let Some(end) = referee(&g.game, &s.adjudication) {
             break end;
         }
-        let who = match g.pos.side_to_move() {
+        let who = match g.pos().side_to_move() {
             Color::White => white,
             Color::Black => black,
         };
@@ -440,9 +414,10 @@ fn finish(
     for (k, v) in tags {
         pdn.set_tag(k, v);
     }
-    if g.start != Position::start() {
+    let start = g.game.start();
+    if start != Position::start() {
         pdn.set_tag("SetUp", "1");
-        pdn.set_tag("FEN", &g.start.to_fen());
+        pdn.set_tag("FEN", &start.to_fen());
     }
     pdn.set_tag("TimeControl", &s.limits.describe());
     pdn.set_tag("Termination", &termination);
@@ -483,11 +458,8 @@ mod tests {
     #[test]
     fn no_legal_move_loses() {
         let pos = Position::parse("W:W10:B6").map(|p| p.play_text("10x3"));
-        let g = GameState::new(
-            pos.unwrap_or_else(|_| Position::start()),
-            &Limits::default(),
-        );
-        let end = g.rules_ending(&Adjudication::default());
+        let g = GameState::new(pos.unwrap_or_else(|_| Position::start()), &settings());
+        let end = referee(&g.game, &Adjudication::default());
         assert_eq!(
             end,
             Some(Ending::Win(Color::White, "Black has no legal move".into()))
@@ -497,7 +469,7 @@ mod tests {
     #[test]
     fn clock_forfeit_after_margin() {
         let s = settings();
-        let mut g = GameState::new(Position::start(), &s.limits);
+        let mut g = GameState::new(Position::start(), &s);
         assert!(!g.charge_clock(&s, Duration::from_millis(1050)));
         assert!((g.clocks[0] - 0.05).abs() < 1e-9);
         assert!(g.charge_clock(&s, Duration::from_millis(200)));
@@ -507,19 +479,19 @@ mod tests {
     fn repetition_and_quiet_counters() {
         let mut g = GameState::new(
             Position::parse("W:WK29:BK4").unwrap_or_else(|_| Position::start()),
-            &Limits::default(),
+            &settings(),
         );
         for text in [
             "29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4",
         ] {
-            let mv = parse_move(&g.pos, text);
+            let mv = parse_move(&g.pos(), text);
             assert!(mv.is_ok(), "{text}");
             if let Ok(mv) = mv {
                 g.record(mv, &thought());
             }
         }
-        assert_eq!(g.quiet_plies, 8);
-        let end = g.rules_ending(&Adjudication::default());
+        assert_eq!(g.game.reversible_plies(), 8);
+        let end = referee(&g.game, &Adjudication::default());
         assert_eq!(end, Some(Ending::Draw("repetition (3 times)".into())));
     }
 
@@ -527,7 +499,7 @@ mod tests {
     fn score_adjudication_needs_agreement() {
         let mut s = settings();
         s.adjudication.score = Some((5.0, 2));
-        let mut g = GameState::new(Position::start(), &s.limits);
+        let mut g = GameState::new(Position::start(), &s);
         // White says +6 (White wins), Black says -6 (White wins), four plies.
         let seq = [
             (Color::White, 6.0),

@@ -4,17 +4,14 @@
 //! A when `i` is even, so each opening is played twice with colours reversed. Each
 //! worker thread owns its own pair of engine processes.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use serde::Serialize;
 
 use crate::board::Position;
-use crate::movegen::legal_moves;
 
 use super::game::{GameRecord, GameSettings, Job, Slot, play_game};
-use crate::game::pdn::parse_pdn;
-use crate::game::replay::replay_game;
 use super::stats::{Pentanomial, Score, Sprt, SprtStatus, format_summary};
 use crate::hub::client::EngineSpec;
 
@@ -253,63 +250,6 @@ fn worker(
     }
 }
 
-/// All distinct positions (by Zobrist key) after `plies` plies from the initial
-/// position, in move-generation order: the built-in opening set.
-pub fn default_openings(plies: u32) -> Vec<Position> {
-    let mut layer = vec![Position::start()];
-    for _ in 0..plies {
-        let mut seen = HashSet::new();
-        let mut next = Vec::new();
-        for pos in &layer {
-            for mv in legal_moves(pos).iter() {
-                let child = pos.play(*mv);
-                if seen.insert(child.key()) {
-                    next.push(child);
-                }
-            }
-        }
-        layer = next;
-    }
-    layer
-}
-
-/// Reads openings: a PDN file (each game's `FEN` tag, or the initial position, then
-/// its moves) when the name ends in `.pdn` or the text starts with `[`, otherwise one
-/// position (PDN FEN or Hub string) a line, ignoring blank lines and `#` comments.
-pub fn parse_openings(name: &str, text: &str) -> Result<Vec<Position>, String> {
-    let is_pdn = name.to_ascii_lowercase().ends_with(".pdn") || text.trim_start().starts_with('[');
-    let openings = if is_pdn {
-        pdn_openings(text)?
-    } else {
-        fen_openings(text)?
-    };
-    if openings.is_empty() {
-        return Err(format!("{name}: no openings"));
-    }
-    Ok(openings)
-}
-
-fn pdn_openings(text: &str) -> Result<Vec<Position>, String> {
-    let games = parse_pdn(text).map_err(|e| e.to_string())?;
-    games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            replay_game(g, i + 1)
-                .map(|r| r.final_position())
-                .map_err(|e| e.to_string())
-        })
-        .collect()
-}
-
-fn fen_openings(text: &str) -> Result<Vec<Position>, String> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| Position::parse(l.trim()).map_err(|e| format!("line {}: {e}", i + 1)))
-        .collect()
-}
-
 /// Shuffles `items` with a seeded xorshift generator (Fisher–Yates).
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
@@ -353,37 +293,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn default_openings_are_distinct() {
-        assert_eq!(default_openings(1).len(), 7);
-        let three = default_openings(3);
-        let keys: HashSet<u64> = three.iter().map(Position::key).collect();
-        assert_eq!(keys.len(), three.len());
-        assert!(three.len() > 50, "{}", three.len());
-    }
-
-    #[test]
-    fn fen_and_pdn_openings() {
-        let fens = "# comment\nW:W21,22:B1,2\n\nWbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww\n";
-        assert_eq!(parse_openings("o.txt", fens).map(|v| v.len()), Ok(2));
-        assert!(parse_openings("o.txt", "junk").is_err());
-        let pdn = "[Event \"x\"]\n1. 22-19 11-15 *\n\n[Event \"y\"]\n1. 21-17 *\n";
-        let ops = parse_openings("o.pdn", pdn);
-        assert_eq!(ops.as_ref().map(|v| v.len()), Ok(2));
-        let bad = parse_openings("o.pdn", "1. 22-17 *");
-        assert!(bad.is_err_and(|e| e.contains("game 1, move 1")));
-    }
-
-    #[test]
     fn jobs_pair_openings_with_reversed_colours() {
         use crate::matchrun::game::{Adjudication, Limits};
         let spec = EngineSpec {
+            if_declared: Vec::new(),
             name: "x".into(),
             command: vec!["x".into()],
             options: vec![],
         };
         let cfg = MatchConfig {
             engines: [spec.clone(), spec],
-            openings: default_openings(1),
+            openings: crate::game::openings::default_openings(1),
             games: 20,
             concurrency: 1,
             settings: GameSettings {

@@ -14,7 +14,7 @@ mod perft;
 mod quiet;
 
 use crate::board::bitboard::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
-use crate::board::{Color, Position};
+use crate::board::{Color, Move, Position};
 
 pub use list::{MAX_MOVES, MoveList};
 pub use notation::{MoveError, capture_paths, hub_text, parse_move, path_text, sort_moves};
@@ -104,6 +104,14 @@ fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
     } else {
         list.len() as u64
     }
+}
+
+/// Whether `mv`, played in `pos`, can never be undone: a capture (pieces leave the
+/// board) or a man's move (men only go forward). Only kings' quiet moves are reversible,
+/// so only they count toward repetitions and a game's move limit.
+#[inline(always)]
+pub fn is_irreversible(pos: &Position, mv: Move) -> bool {
+    mv.is_capture() || pos.all_kings() & (1u64 << mv.src_bit()) == 0
 }
 
 /// Whether the side to move has lost: no piece, or no legal move (Art. 9.1).

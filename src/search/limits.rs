@@ -27,6 +27,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (analysis); the answer is held until stopped.
     pub infinite: bool,
+    /// The score matters, not only the move: a forced move is searched like any other
+    /// (batch analysis with a time per position).
+    pub analysis: bool,
 }
 
 impl Limits {
@@ -57,6 +60,13 @@ impl Limits {
     /// Whether any time limit applies.
     pub fn is_timed(&self) -> bool {
         self.move_time.is_some() || self.clock.is_some()
+    }
+
+    /// Whether a position with one legal move is answered at once (depth 1): in timed
+    /// play, where thinking about a forced move only spends the clock. Analysis
+    /// (infinite, or `analysis`) and fixed depth or nodes search it like any other.
+    pub fn reply_forced_at_once(&self) -> bool {
+        self.is_timed() && !self.infinite && !self.analysis
     }
 }
 

@@ -17,6 +17,7 @@ pub use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use crate::egdb::Egdb;
+use crate::game::DrawRules;
 use crate::movegen::legal_moves;
 use score::{INFINITY, MAX_PLY, is_decisive};
 use worker::Worker;
@@ -163,6 +164,8 @@ pub(crate) struct Shared<'a> {
     node_limit: Option<u64>,
     /// Endgame databases to probe, if any.
     pub egdb: Option<&'a Egdb>,
+    /// Reversible plies that draw (`usize::MAX`: no limit).
+    pub quiet_limit: usize,
 }
 
 impl Shared<'_> {
@@ -217,11 +220,16 @@ pub struct SearchContext<'a> {
     /// How many best root moves to search and report, each with its own score and line
     /// (MultiPV); 1 is the normal search.
     pub multipv: usize,
+    /// The game's draw rules: a node whose run of reversible plies reaches the move
+    /// limit is a draw. (Any repetition of a position on the path is a draw whatever
+    /// the rules say: going round in circles gains nothing.)
+    pub rules: DrawRules,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's positions since
-/// its last irreversible move (oldest first, `pos` excluded), for repetition draws.
-/// `report` gets each completed iteration.
+/// its last irreversible move (oldest first, `pos` excluded; [`crate::game::Game::history_keys`]),
+/// for repetitions, and its length is the run of reversible plies that the move limit
+/// counts. `report` gets each completed iteration.
 pub fn search(
     pos: &Position,
     history: &[u64],
@@ -236,6 +244,7 @@ pub fn search(
         threads,
         egdb,
         multipv,
+        rules,
     } = *ctx;
     let root_moves = legal_moves(pos).to_vec();
     let mut result = SearchResult {
@@ -264,11 +273,15 @@ pub fn search(
         budget: Budget::from_limits(limits),
         node_limit: limits.nodes,
         egdb: egdb.filter(|db| db.max_pieces() > 0),
+        quiet_limit: rules.quiet_plies().unwrap_or(usize::MAX),
     };
-    let forced = root_moves.len() == 1 && limits.is_timed() && !limits.infinite;
+    let forced = root_moves.len() == 1 && limits.reply_forced_at_once();
+    // In analysis a forced root is searched one ply deeper, as forced moves are inside
+    // the tree: its score is then that of the position after its move at the same depth.
+    let forced_extension = u32::from(root_moves.len() == 1 && limits.analysis);
     let max_depth = match (limits.depth, forced) {
         (_, true) => 1,
-        (Some(d), _) => d.clamp(1, MAX_PLY as u32 - 1),
+        (Some(d), _) => (d + forced_extension).clamp(1, MAX_PLY as u32 - 1),
         (None, _) => MAX_PLY as u32 - 1,
     };
     std::thread::scope(|scope| {
@@ -383,7 +396,7 @@ fn main_thread(
                 && depth as i32 > score::plies_to_end(result.score).unwrap_or(0).abs())
                 || (score::is_database(result.score)
                     && depth >= 2
-                    && root_in_database(shared, pos)))
+                    && root_in_database(shared, pos, history.len())))
         {
             break;
         }
@@ -391,9 +404,13 @@ fn main_thread(
     result
 }
 
-/// Whether the databases hold the root (then they hold every position after it).
-fn root_in_database(shared: &Shared, pos: &Position) -> bool {
-    shared.egdb.is_some_and(|db| db.probe(pos).is_some())
+/// Whether the databases hold the root's exact value (then they hold every position
+/// after it), the move limit included: `run` reversible plies lead to the root.
+fn root_in_database(shared: &Shared, pos: &Position, run: usize) -> bool {
+    shared
+        .egdb
+        .and_then(|db| db.probe(pos))
+        .is_some_and(|outcome| worker::within_limit(outcome, run, shared.quiet_limit))
 }
 
 /// The result of a complete iteration whose lines are `lines`, best first.

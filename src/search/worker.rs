@@ -10,15 +10,25 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
 use crate::egdb::Outcome;
-use crate::movegen::{MAX_MOVES, MoveList, generate_into, opponent_threatens};
+use crate::movegen::{
+    MAX_MOVES, MoveList, generate_into, is_irreversible, is_lost, opponent_threatens,
+};
 
 /// The reversible run after `mv`: one more after a king's quiet move, else zero.
+#[inline(always)]
 fn next_run(pos: &Position, mv: Move, run: usize) -> usize {
-    let king_moves = pos.all_kings() & (1u64 << mv.from().bit()) != 0;
-    if king_moves && !mv.is_capture() {
-        run + 1
-    } else {
-        0
+    if is_irreversible(pos, mv) { 0 } else { run + 1 }
+}
+
+/// Whether a database result holds under the move limit `limit` when `run` reversible
+/// plies lead to the position: the game ends within `d` plies, so it does when the run
+/// cannot reach the limit first. (Beyond, the win may still come through an early
+/// capture, or not at all: the search finds out.) A draw always holds.
+#[inline]
+pub(crate) fn within_limit(outcome: Outcome, run: usize, limit: usize) -> bool {
+    match outcome {
+        Outcome::Win(d) | Outcome::Loss(d) => run.saturating_add(d as usize) <= limit,
+        Outcome::Draw => true,
     }
 }
 
@@ -210,17 +220,17 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.pv_len[ply] = 0;
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply, true);
+            return self.quiesce(pos, alpha, beta, ply, true, run);
         }
         self.count_node();
         if self.stopped {
             return 0;
         }
         let key = pos.key();
-        if self.is_repetition(key, run) {
+        if self.is_repetition(key, run) || self.is_move_limit_draw(pos, run) {
             return 0;
         }
-        if let Some(score) = self.probe_database(pos, ply) {
+        if let Some(score) = self.probe_database(pos, ply, run) {
             return score;
         }
         // Mate distance pruning: nothing here can beat a win already found nearer the root.
@@ -240,6 +250,7 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && !self.near_move_limit(run, depth)
         {
             let s = from_table(e.score, ply);
             let cut = match e.bound {
@@ -370,12 +381,16 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
         may_extend: bool,
+        run: usize,
     ) -> i32 {
         self.count_node();
         if self.stopped {
             return 0;
         }
-        if let Some(score) = self.probe_database(pos, ply) {
+        if self.is_move_limit_draw(pos, run) {
+            return 0;
+        }
+        if let Some(score) = self.probe_database(pos, ply, run) {
             return score;
         }
         let mut moves = MoveList::new();
@@ -394,7 +409,8 @@ impl<'a> Worker<'a> {
         let may_extend = may_extend && !quiet;
         let mut best = -INFINITY;
         for &mv in moves.iter() {
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, may_extend);
+            let child_run = next_run(pos, mv, run);
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, may_extend, child_run);
             if self.stopped {
                 return 0;
             }
@@ -411,15 +427,33 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Whether the move limit draws the node: `run` reached it and the side to move
+    /// has a move (having none loses first, as in [`crate::game::Game::verdict`]).
+    #[inline(always)]
+    fn is_move_limit_draw(&self, pos: &Position, run: usize) -> bool {
+        run >= self.shared.quiet_limit && !is_lost(pos)
+    }
+
+    /// Whether the move limit may fall within `depth` plies of a node `run` plies into
+    /// a reversible run: table results from other paths to it may not hold here.
+    #[inline(always)]
+    fn near_move_limit(&self, run: usize, depth: i32) -> bool {
+        run.saturating_add(depth.max(0) as usize) >= self.shared.quiet_limit
+    }
+
     /// The exact score from the endgame databases, when they hold `pos` (they hold
-    /// positions with a capture pending too, so no quiet-position condition is needed).
+    /// positions with a capture pending too, so no quiet-position condition is needed)
+    /// and the move limit cannot change it (`run` reversible plies lead here).
     #[inline]
-    fn probe_database(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+    fn probe_database(&mut self, pos: &Position, ply: usize, run: usize) -> Option<i32> {
         let db = self.shared.egdb?;
         if pos.occupied().count_ones() > db.max_pieces() {
             return None;
         }
-        let score = match db.probe(pos)? {
+        let outcome = db
+            .probe(pos)
+            .filter(|&o| within_limit(o, run, self.shared.quiet_limit))?;
+        let score = match outcome {
             Outcome::Win(d) => DB_WIN - ply as i32 - d as i32,
             Outcome::Loss(d) => -(DB_WIN - ply as i32 - d as i32),
             Outcome::Draw => 0,

@@ -3,9 +3,10 @@
 //! per move. Every position without a pending capture is kept with the search score
 //! and, once the game is over, its result.
 //!
-//! Game end: a side without a legal move loses; a proven win or loss found by the search
-//! ends the game at once; threefold repetition, 40 moves per side without a capture or
-//! a man move, and `max_plies` are draws.
+//! Game end: the game room's verdict under the configured [`DrawRules`] (a side without a
+//! legal move loses; threefold repetition and 40 moves per side without a capture or a
+//! man move draw, by default), a proven win or loss found by the search ends the game at
+//! once, and a game still going at `max_plies` is a draw.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,12 +16,10 @@ use crossbeam_channel::unbounded;
 use super::Rng;
 use super::data::Sample;
 use crate::board::{Color, Position};
+use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{has_capture, legal_moves};
 use crate::search::score::{WIN, is_decisive};
 use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
-
-/// Plies without a capture or a man move that draw (40 moves per side).
-const QUIET_DRAW_PLIES: usize = 80;
 
 /// How the games are played.
 #[derive(Clone, Debug)]
@@ -43,6 +42,8 @@ pub struct SelfplayConfig {
     pub style: Style,
     /// Transposition table per game thread, MiB.
     pub tt_mib: usize,
+    /// The draw rules the games are played (and searched) under.
+    pub rules: DrawRules,
 }
 
 /// One finished game.
@@ -91,18 +92,14 @@ pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
 pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> GameData {
     let mut rng = Rng::new(cfg.seed ^ game.wrapping_mul(0xD6E8_FEB8_6659_FD93));
     let mut pos = cfg.openings[rng.below(cfg.openings.len() as u64) as usize];
-    let mut history: Vec<u64> = Vec::new();
     let random = rng.below(cfg.random_plies as u64 + 1);
     for _ in 0..random {
         let moves = legal_moves(&pos);
         if moves.is_empty() {
             break;
         }
-        let mv = moves[rng.below(moves.len() as u64) as usize];
-        history.push(pos.key());
-        pos = pos.play(mv);
+        pos = pos.play(moves[rng.below(moves.len() as u64) as usize]);
     }
-    history.clear();
     tt.clear();
     let control = SearchControl::new();
     let ctx = SearchContext {
@@ -112,17 +109,22 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
         threads: 1,
         egdb: None,
         multipv: 1,
+        rules: cfg.rules,
     };
+    let mut record = Game::with_rules(pos, cfg.rules);
     let mut samples = Vec::new();
-    let mut plies = 0;
     let white_result = loop {
-        if plies >= cfg.max_plies || is_repetition_draw(&history, pos.key()) {
-            break 1;
+        if let Some(result) = referee(&record, cfg.max_plies) {
+            break result;
         }
-        if history.len() >= QUIET_DRAW_PLIES {
-            break 1;
-        }
-        let r = search(&pos, &history, &Limits::nodes(cfg.nodes), &ctx, |_| {});
+        let pos = record.position();
+        let r = search(
+            &pos,
+            &record.history_keys(),
+            &Limits::nodes(cfg.nodes),
+            &ctx,
+            |_| {},
+        );
         let white = |score: i32| {
             if pos.side_to_move() == Color::White {
                 score
@@ -131,11 +133,7 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
             }
         };
         let Some(mv) = r.best else {
-            break if pos.side_to_move() == Color::White {
-                0
-            } else {
-                2
-            };
+            break white_result_of(pos.side_to_move().opponent());
         };
         if !has_capture(&pos) {
             samples.push(Sample {
@@ -148,14 +146,7 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
         if is_decisive(r.score) {
             break if white(r.score) > 0 { 2 } else { 0 };
         }
-        let irreversible = mv.is_capture() || pos.all_kings() & mv.from().mask() == 0;
-        if irreversible {
-            history.clear();
-        } else {
-            history.push(pos.key());
-        }
-        pos = pos.play(mv);
-        plies += 1;
+        record.play(mv);
     };
     for s in &mut samples {
         s.result = white_result;
@@ -163,13 +154,23 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
     GameData {
         game,
         samples,
-        plies,
+        plies: record.plies(),
     }
 }
 
-/// Whether `key` already occurred twice since the last irreversible move.
-fn is_repetition_draw(history: &[u64], key: u64) -> bool {
-    history.iter().filter(|&&k| k == key).count() >= 2
+/// White's result in training data when `winner` wins: 2, else 0 (1 is a draw).
+fn white_result_of(winner: Color) -> u8 {
+    if winner == Color::White { 2 } else { 0 }
+}
+
+/// The self-play referee: White's result (0 loss, 1 draw, 2 win) once the game is over
+/// by the rules, or a draw once it reached `max_plies`; `None` while it goes on.
+pub fn referee(game: &Game, max_plies: usize) -> Option<u8> {
+    match game.verdict() {
+        Verdict::Win(winner, _) => Some(white_result_of(winner)),
+        Verdict::Draw(_) => Some(1),
+        Verdict::Ongoing => (game.plies() >= max_plies).then_some(1),
+    }
 }
 
 #[cfg(test)]
@@ -183,10 +184,11 @@ mod tests {
             concurrency,
             seed: 5,
             random_plies: 2,
-            openings: crate::matchrun::runner::default_openings(2),
+            openings: crate::game::openings::default_openings(2),
             max_plies: 60,
             style: Style::FULL,
             tt_mib: 1,
+            rules: DrawRules::default(),
         }
     }
 
@@ -209,8 +211,12 @@ mod tests {
     }
 
     #[test]
-    fn repetition_needs_two_earlier_occurrences() {
-        assert!(!is_repetition_draw(&[1, 2, 1], 2));
-        assert!(is_repetition_draw(&[1, 2, 1], 1));
+    fn referee_ends_at_the_cap_and_by_the_rules() {
+        let mut game = Game::new(Position::start());
+        assert_eq!(referee(&game, 1), None);
+        game.play_text("22-19").ok();
+        assert_eq!(referee(&game, 1), Some(1));
+        let lost = Game::new(Position::parse("W:W:B1").unwrap_or_else(|_| Position::start()));
+        assert_eq!(referee(&lost, 100), Some(0));
     }
 }

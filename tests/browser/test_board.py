@@ -7,8 +7,9 @@ Usage: test_board.py <damiera binary> [--engine CMD]
 
 Starts `damiera gui --no-open` on a free port, then: the 24 pieces on their squares,
 a move by clicking and the engine's reply in #moves, an illegal click explained, a FEN
-set through the page, a multi-capture chosen by clicking its landing squares,
-analysis with a depth line in #analysis, stop. Saves target/gui-board[-NAME].png.
+set through the page, a multi-capture chosen by clicking its landing squares, a
+three-game PDN file (Latin-1, CRLF) loaded through the picker, analysis with a depth
+line in #analysis, stop. Saves target/gui-board[-NAME].png.
 Exit status 0 on success; the first failed check raises.
 """
 import os
@@ -150,6 +151,30 @@ def main():
         after = pieces(driver)
         assert after == {8: "w", 9: "b", 11: "b"}, after
         log("ok: multi-capture 24x15x8 chosen by its landing squares")
+
+        # A PDN file of three games: the page offers them, game 2 is loaded.
+        pdn = os.path.join(profile, "three.pdn")
+        with open(pdn, "wb") as f:
+            f.write(b'[White "Uno"]\r\n\r\n1. 22-18 *\r\n\r\n'
+                    b'[White "Due"]\r\n[Event "Citt\xe0"]\r\n\r\n1. 22-19 11-15 2. 21-17 *\r\n\r\n'
+                    b'[White "Tre"]\r\n\r\n1. 23-19 *\r\n')
+        driver.find_element(By.ID, "pdn-file").send_keys(pdn)
+        picker = driver.find_element(By.ID, "pdn-picker")
+        wait(driver, "the game picker", lambda: picker.get_attribute("open") is not None)
+        options = driver.execute_script(
+            "return [...document.querySelectorAll('#pdn-games option')].map(o => o.textContent);")
+        assert len(options) == 3 and options[1].startswith("2. Due - ?, Citt\u00e0"), options
+        Select(driver.find_element(By.ID, "pdn-games")).select_by_value("2")
+        driver.find_element(By.ID, "pdn-load").click()
+        wait(driver, "game 2 of the file", lambda: moves(driver) == ["22-19", "11-15", "21-17"])
+        assert picker.get_attribute("open") is None
+        log("ok: a 3-game PDN file offers a picker; game 2 loaded")
+        fen = driver.find_element(By.ID, "fen")
+        fen.clear()
+        fen.send_keys("W:W24:B9,11,12,20")
+        driver.find_element(By.ID, "set-fen").click()
+        wait(driver, "the FEN position again",
+             lambda: pieces(driver) == {24: "w", 9: "b", 11: "b", 12: "b", 20: "b"})
 
         # Analysis: a depth line in #analysis, then stop.
         driver.find_element(By.ID, "go").click()

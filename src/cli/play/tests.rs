@@ -3,7 +3,7 @@ use super::*;
 /// A game at a small fixed depth, begun, with its opening output.
 fn game(fen: &str, human: Color) -> (ConsoleGame, String) {
     let pos = Position::parse(fen).expect("test position");
-    let mut game = ConsoleGame::new(pos, human, Think::Depth(3));
+    let mut game = ConsoleGame::new(pos, Some(human), Think::Depth(3));
     let mut out = Vec::new();
     game.begin(&mut out).expect("write to a Vec");
     (game, String::from_utf8_lossy(&out).into_owned())
@@ -144,10 +144,13 @@ fn repetition_is_a_draw() {
             g.play(mv);
         }
     }
-    assert_eq!(g.outcome(), Some(Outcome::Repetition));
+    assert_eq!(
+        g.game().verdict(),
+        Verdict::Draw(crate::game::DrawReason::Repetition { times: 3 })
+    );
     let (text, _) = feed(&mut g, &["board"]);
-    assert!(text.contains("draw by repetition"), "{text}");
-    assert_eq!(g.repetition_history().len(), 8);
+    assert!(text.contains("draw by repetition (3 times)"), "{text}");
+    assert_eq!(g.game().history_keys().len(), 8);
 }
 
 #[test]
@@ -155,7 +158,7 @@ fn go_swaps_sides() {
     let (mut g, _) = game(START, Color::White);
     let (text, _) = feed(&mut g, &["go"]);
     assert!(text.contains("you now play Black"), "{text}");
-    assert_eq!(g.human(), Color::Black);
+    assert_eq!(g.human(), Some(Color::Black));
     assert_eq!(g.move_texts().len(), 1);
     assert!(text.ends_with("Your move> "), "{text}");
 }

@@ -63,6 +63,51 @@ async function api(path, body) {
   }
 }
 
+// A PDN file goes up as its bytes: the server reads every encoding other programs
+// write. A file of several games answers with the list to choose from.
+async function loadPdn(bytes, game) {
+  const query = game ? `?game=${game}` : "";
+  try {
+    const r = await fetch(`/api/pdn-file${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream" },
+      body: bytes,
+    });
+    const data = await r.json();
+    if (!r.ok) {
+      say(data.error || `error ${r.status}`);
+      return;
+    }
+    if (data.state) setState(data.state);
+    if (data.choose) pickGame(bytes, data.choose);
+    else say(game ? `loaded game ${game}` : "game loaded", true);
+  } catch (e) {
+    say(`the server does not answer: ${e}`);
+  }
+}
+
+// The picker: one option per game of the file, Enter or "Load" loads it.
+function pickGame(bytes, list) {
+  const dialog = $("pdn-picker");
+  const select = $("pdn-games");
+  select.textContent = "";
+  list.forEach((text, i) => {
+    const o = document.createElement("option");
+    o.value = String(i + 1);
+    o.textContent = text;
+    select.appendChild(o);
+  });
+  select.size = Math.min(10, Math.max(2, list.length));
+  select.selectedIndex = 0;
+  $("pdn-count").textContent = `This file holds ${list.length} games. Choose one:`;
+  $("pdn-load").onclick = () => { dialog.close(); loadPdn(bytes, Number(select.value)); };
+  select.ondblclick = () => $("pdn-load").click();
+  select.onkeydown = (e) => { if (e.key === "Enter") { e.preventDefault(); $("pdn-load").click(); } };
+  $("pdn-cancel").onclick = () => dialog.close();
+  dialog.showModal();
+  select.focus();
+}
+
 function say(text, info) {
   const m = $("message");
   m.textContent = text || "";
@@ -341,7 +386,7 @@ function setupControls() {
   $("pdn-file").onchange = () => {
     const f = $("pdn-file").files[0];
     if (!f) return;
-    f.text().then((text) => api("/api/pdn", { pdn: text })).finally(() => { $("pdn-file").value = ""; });
+    f.arrayBuffer().then((bytes) => loadPdn(bytes)).finally(() => { $("pdn-file").value = ""; });
   };
   const go = (ply) => st && api("/api/goto", { ply: Math.max(0, Math.min(st.plies, ply)) });
   $("nav-start").onclick = () => go(0);

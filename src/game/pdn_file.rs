@@ -1,0 +1,187 @@
+//! PDN files as other programs write them: UTF-8 with or without a byte-order mark,
+//! UTF-16 with one, or Windows-1252 / Latin-1 bytes (Italian names and comments from
+//! older Windows programs); CRLF or LF line ends; one or many games; a `GameType` tag
+//! of 22 (Italian draughts), or none.
+//!
+//! ```
+//! use damiera::game::pdn_file::read_games;
+//! // "Città" in Latin-1, a byte-order mark-free file with CRLF line ends.
+//! let bytes = b"[Event \"Citt\xe0\"]\r\n[GameType \"22\"]\r\n\r\n1. 22-18 11-14 *\r\n";
+//! let games = read_games(bytes).unwrap();
+//! assert_eq!(games[0].tag("Event"), Some("Città"));
+//! ```
+
+use super::pdn::{PdnGame, parse_pdn};
+
+/// The `GameType` of Italian draughts in PDN.
+pub const ITALIAN_GAME_TYPE: u32 = 22;
+
+/// The text of a file's bytes: UTF-8 (a byte-order mark is dropped), UTF-16 with a
+/// byte-order mark, else Windows-1252 (of which Latin-1's printable range is a part).
+pub fn decode(bytes: &[u8]) -> String {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return String::from_utf8_lossy(rest).into_owned();
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        return utf16(rest, u16::from_le_bytes);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        return utf16(rest, u16::from_be_bytes);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
+    }
+}
+
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> String {
+    let units = bytes.chunks_exact(2).map(|c| unit([c[0], c[1]]));
+    char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
+}
+
+/// Windows-1252: Latin-1 but for 0x80..=0x9F, where it has typographic signs; the five
+/// bytes it leaves undefined map to the control characters of the same value.
+fn windows_1252(byte: u8) -> char {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž',
+        '\u{8F}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}',
+        'ž', 'Ÿ',
+    ];
+    match byte {
+        0x80..=0x9F => HIGH[usize::from(byte - 0x80)],
+        _ => char::from(byte),
+    }
+}
+
+/// The game type numbers of the PDN standard that a file may carry instead of 22.
+fn game_type_name(number: u32) -> Option<&'static str> {
+    Some(match number {
+        0 => "chess",
+        1 => "Chinese chess",
+        20 => "international draughts",
+        21 => "English draughts",
+        22 => "Italian draughts",
+        23 => "American pool checkers",
+        24 => "Spanish draughts",
+        25 => "Russian draughts",
+        26 => "Brazilian draughts",
+        27 => "Canadian draughts",
+        28 => "Portuguese draughts",
+        29 => "Czech draughts",
+        30 => "Turkish draughts",
+        31 => "Thai draughts",
+        40 => "Frisian draughts",
+        41 => "Spantsiretti",
+        _ => return None,
+    })
+}
+
+/// Checks the `GameType` tag: absent, or 22 (optionally followed by the standard's
+/// comma-separated board description). Anything else is refused with one line naming
+/// it, e.g. `GameType 21 is English draughts, not Italian`.
+pub fn check_game_type(game: &PdnGame) -> Result<(), String> {
+    let Some(value) = game.tag("GameType") else {
+        return Ok(());
+    };
+    let first = value.split(',').next().unwrap_or("").trim();
+    match first.parse::<u32>() {
+        Ok(ITALIAN_GAME_TYPE) => Ok(()),
+        Ok(n) => Err(match game_type_name(n) {
+            Some(name) => format!("GameType {n} is {name}, not Italian"),
+            None => format!("GameType {n} is not Italian draughts (22)"),
+        }),
+        Err(_) => Err(format!(
+            "GameType {:?} is not a game type number (Italian draughts is 22)",
+            value.chars().take(40).collect::<String>()
+        )),
+    }
+}
+
+/// Reads every game of a PDN file's bytes, refusing the file at the first game of
+/// another game type. Errors are one line.
+pub fn read_games(bytes: &[u8]) -> Result<Vec<PdnGame>, String> {
+    let games = parse_pdn(&decode(bytes)).map_err(|e| e.to_string())?;
+    for (i, game) in games.iter().enumerate() {
+        check_game_type(game).map_err(|e| format!("PDN game {}: {e}", i + 1))?;
+    }
+    Ok(games)
+}
+
+/// Reads the PDN file at `path` (see [`read_games`]); errors name the file.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<PdnGame>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read_games(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// One line about a game for a picker: `1. White - Black, Event, Date, 1-0 (42 moves)`.
+pub fn describe(index: usize, game: &PdnGame) -> String {
+    let tag = |name| game.tag(name).filter(|v| !v.is_empty() && *v != "?");
+    let mut text = format!(
+        "{}. {} - {}",
+        index + 1,
+        tag("White").unwrap_or("?"),
+        tag("Black").unwrap_or("?")
+    );
+    for name in ["Event", "Date"] {
+        if let Some(v) = tag(name) {
+            text.push_str(", ");
+            text.push_str(v);
+        }
+    }
+    let result = game.result.as_deref().unwrap_or("*");
+    let moves = game.moves.len().div_ceil(2);
+    text.push_str(&format!(", {result} ({moves} moves)"));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_decode() {
+        assert_eq!(decode(b"\xEF\xBB\xBF[Event \"x\"]"), "[Event \"x\"]");
+        assert_eq!(decode("Città".as_bytes()), "Città");
+        assert_eq!(decode(b"Citt\xe0 \x80 \x93\x96"), "Città € “–");
+        assert_eq!(decode(b"\xFF\xFEa\0\xe0\0"), "aà");
+        assert_eq!(decode(b"\xFE\xFF\0a\0\xe0"), "aà");
+    }
+
+    #[test]
+    fn game_types() {
+        let game = |t: &str| {
+            let mut g = PdnGame::default();
+            g.set_tag("GameType", t);
+            g
+        };
+        assert_eq!(check_game_type(&PdnGame::default()), Ok(()));
+        assert_eq!(check_game_type(&game("22")), Ok(()));
+        assert_eq!(check_game_type(&game(" 22,W,8,8,A0,0")), Ok(()));
+        assert_eq!(
+            check_game_type(&game("21")),
+            Err("GameType 21 is English draughts, not Italian".into())
+        );
+        assert_eq!(
+            check_game_type(&game("99")),
+            Err("GameType 99 is not Italian draughts (22)".into())
+        );
+        assert!(check_game_type(&game("x")).is_err());
+    }
+
+    #[test]
+    fn several_games_with_crlf_are_read_and_described() {
+        let text = "[White \"Rossi\"]\r\n[Black \"Bianchi\"]\r\n\r\n1. 22-18 11-14 1-0\r\n\r\n\
+                    [White \"A\"]\r\n\r\n1. 21-17 *\r\n";
+        let games = read_games(text.as_bytes()).unwrap_or_default();
+        assert_eq!(games.len(), 2);
+        assert_eq!(describe(0, &games[0]), "1. Rossi - Bianchi, 1-0 (1 moves)");
+        assert_eq!(games[1].moves.len(), 1);
+        let wrong = "[GameType \"22\"]\n1. 22-18 *\n\n[GameType \"21\"]\n1. 22-18 *\n";
+        assert_eq!(
+            read_games(wrong.as_bytes()),
+            Err("PDN game 2: GameType 21 is English draughts, not Italian".into())
+        );
+    }
+}
