@@ -1,11 +1,21 @@
 //! Damiera: an Italian draughts (dama italiana) engine following the FID rulebook.
 //!
-//! Layers, each depending only on the ones before it:
-//! `board` (squares, position, text forms) → `movegen` (FID move rules, perft) →
-//! `search` (evaluation, transposition table, alpha-beta) → `engine` (search thread,
-//! channels) → `hub` (the Hub protocol) and `cli` (the command-line tools). `matchrun`
-//! and `gui` (the web board) are Hub clients: they drive engine processes. `train`
-//! (self-play data and weight fitting for the pattern evaluation) sits beside `engine`.
+//! Rooms, each depending only on rooms before it in this list (no arrow runs back up):
+//!
+//! - [`board`]: squares, bitboards, positions and their text forms;
+//! - [`movegen`] (→ board): the FID move rules, [`movegen::is_irreversible`], perft;
+//! - [`game`] (→ board, movegen): one [`game::Game`] with its verdict under
+//!   [`game::DrawRules`], PDN files in and out, replay, openings — every front end keeps
+//!   its games here, so a game ends at the same ply wherever it is played;
+//! - [`egdb`] (→ board, movegen): endgame databases;
+//! - [`search`] (→ board, movegen, game, egdb): evaluation, transposition table,
+//!   alpha-beta under the game's move limit; reports through a callback, never prints;
+//! - [`engine`] (→ search): the search thread and its channels;
+//! - [`train`] (→ search, game): self-play data and weight fitting;
+//! - [`hub`] (→ engine, game): the Hub protocol, engine side and client side;
+//! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game): Hub clients,
+//!   the match runner and the web board;
+//! - [`cli`] (→ all): the command-line tools.
 
 pub mod board;
 pub mod cli;
