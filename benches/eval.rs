@@ -1,5 +1,6 @@
 //! Evaluation speed: the learned pattern evaluation against the hand-made one, over the
 //! bench positions (ten evaluations per iteration).
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use damiera::board::Position;

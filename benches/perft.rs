@@ -1,4 +1,5 @@
 //! Move generator speed: perft from the start position and a king-heavy position.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use damiera::board::Position;

@@ -1,6 +1,7 @@
 //! Analysis for players: `damiera analyse --multipv`, `--annotate` (annotated PDN that
 //! our reader and pydraughts' read back and replay), `--plot` (SVG), the PDN that
 //! `damiera match` writes, and bad input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

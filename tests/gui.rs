@@ -1,6 +1,7 @@
 //! The web board's HTTP API, end to end: `damiera gui --no-open` on a free port, spoken
 //! to over plain TCP (no client crate), with the real engine process behind it.
 //! Also runs the browser test (tests/browser/test_board.py) when Chromium is present.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -3,6 +3,7 @@
 //! input, repetition history, and a real client (pydraughts).
 //!
 //! Timeouts are generous and only guard against hangs: nothing here asserts speed.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

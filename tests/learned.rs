@@ -2,6 +2,7 @@
 //! version, corrupt) are refused with a clear error while the engine keeps answering
 //! with the embedded weights; `selfplay` and `train` refuse bad arguments and together
 //! produce a weights file that the engine loads.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

@@ -1,5 +1,6 @@
 //! Match runner tests: real games between fake Python Hub engines, engines that
 //! fail in various ways, PDN replay errors, and bad command lines.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,4 +1,5 @@
 //! `damiera play` end to end: a scripted session piped into the binary.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -1,6 +1,7 @@
 //! Property tests of the rules core over random games: the incremental Zobrist key equals
 //! a full recompute, board invariants hold after every move, and every position and move
 //! survives print → parse. Also: position and move parsers never panic on any text.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use damiera::board::Position;
 use damiera::movegen::{hub_text, legal_moves, parse_move, path_text};

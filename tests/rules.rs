@@ -1,5 +1,6 @@
 //! The rules core against outside references: perft suites and FID rule positions from
 //! `tests/data`, move text in both forms, and the `perft` / `moves` commands.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::process::Command;
 

@@ -1,5 +1,6 @@
 //! Search behaviour: determinism of fixed-depth and fixed-node searches, the bench
 //! signature, and forced wins that the engine finds and plays out against itself.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::process::Command;
 

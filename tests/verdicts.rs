@@ -1,6 +1,7 @@
 //! Every front end ends a game at the same ply with the same verdict: the console, the
 //! web board, the match runner's referee, self-play's referee and the Hub session all
 //! keep their games in the game room, under the same draw rules.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use damiera::board::{Color, Position};
 use damiera::cli::play::{ConsoleGame, Think};

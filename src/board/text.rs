@@ -18,7 +18,12 @@ pub enum PositionError {
     /// A Hub string whose length is not 33.
     BadLength(usize),
     /// A Hub string char that is not one of `w b W B e`.
-    BadSquareChar { square: u8, found: char },
+    BadSquareChar {
+        /// The square (1–32).
+        square: u8,
+        /// The character found there.
+        found: char,
+    },
     /// A FEN part that is neither a `W…` nor a `B…` piece list.
     BadPart(String),
     /// A FEN token that is not a square number or range.
@@ -28,9 +33,19 @@ pub enum PositionError {
     /// The same square given twice.
     SquareTwice(u8),
     /// A man on its own crowning row.
-    ManOnCrowningRow { square: u8, color: Color },
+    ManOnCrowningRow {
+        /// The square (1–32).
+        square: u8,
+        /// The man's side.
+        color: Color,
+    },
     /// More than 12 pieces for one side.
-    TooManyPieces { color: Color, count: u32 },
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// Its pieces.
+        count: u32,
+    },
 }
 
 impl fmt::Display for PositionError {

@@ -43,6 +43,7 @@ pub enum EgdbAction {
         /// Most pieces on the board (2..=6 on one machine).
         #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
         pieces: u32,
+        /// The database directory.
         #[command(flatten)]
         dir: DirArg,
         /// Threads [default: all cores].
@@ -56,6 +57,7 @@ pub enum EgdbAction {
     },
     /// Re-check every stored value against its successors.
     Verify {
+        /// The database directory.
         #[command(flatten)]
         dir: DirArg,
         /// Threads [default: all cores].
@@ -64,12 +66,14 @@ pub enum EgdbAction {
     },
     /// Classes, counts of wins, losses and draws, and sizes.
     Info {
+        /// The database directory.
         #[command(flatten)]
         dir: DirArg,
     },
     /// Print random positions the databases call won for the side to move (no capture
     /// pending), one FEN a line: starts for conversion tests.
     Sample {
+        /// The database directory.
         #[command(flatten)]
         dir: DirArg,
         /// Pieces on the board.
@@ -87,6 +91,7 @@ pub enum EgdbAction {
     },
     /// Look positions up: `win N`, `loss N`, `draw` (side to move's view) or `unknown`.
     Probe {
+        /// The database directory.
         #[command(flatten)]
         dir: DirArg,
         /// Positions (FEN or Hub string); read one a line from stdin when none is given.

@@ -14,12 +14,24 @@ use crate::board::{Color, Move, Position, Square};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// Not of the form `a-b` or `axbx...` with squares 1–32; names the bad part.
-    Syntax { text: String, reason: String },
+    Syntax {
+        /// The move text.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Well formed, but no legal move matches; lists the legal moves.
-    Illegal { text: String, legal: Vec<String> },
+    Illegal {
+        /// The move text.
+        text: String,
+        /// The legal moves, path form.
+        legal: Vec<String>,
+    },
     /// Matches several legal moves; lists them.
     Ambiguous {
+        /// The move text.
         text: String,
+        /// The legal moves it could mean, path form.
         candidates: Vec<String>,
     },
 }

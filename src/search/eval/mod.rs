@@ -68,6 +68,7 @@ pub fn embedded_weights() -> &'static PatternWeights {
 
 /// The weights the pattern evaluation uses now.
 #[inline(always)]
+#[allow(unsafe_code)] // SAFETY: see the block; to go when the weights become a value.
 pub fn active_weights() -> &'static PatternWeights {
     let p = ACTIVE.load(Ordering::Acquire);
     if p.is_null() {
