@@ -13,8 +13,10 @@ use super::CliError;
 use crate::game::DrawRules;
 use crate::game::openings::{default_openings, parse_openings};
 use crate::search::Style;
+use crate::search::eval::EvalFile;
 use crate::train::data::{encode, header};
 use crate::train::selfplay::{SelfplayConfig, run as run_games};
+use std::sync::Arc;
 
 /// Arguments of `selfplay`.
 #[derive(Args, Debug)]
@@ -58,7 +60,7 @@ pub struct SelfplayArgs {
 }
 
 /// Plays the games, writes the file, prints the totals.
-pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result<(), CliError> {
     let mut openings = default_openings(3);
     for path in &args.openings {
         let bytes = std::fs::read(path)
@@ -80,6 +82,7 @@ pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         },
         tt_mib: 8,
         rules: DrawRules::default().with_quiet_moves(args.draw_moves),
+        weights: Arc::clone(eval.weights()),
     };
     let file = File::create(&args.output)
         .map_err(|e| CliError(format!("cannot create {}: {e}", args.output.display())))?;

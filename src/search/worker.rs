@@ -404,7 +404,7 @@ impl<'a> Worker<'a> {
         {
             self.leaf_ply_sum += ply as u64;
             self.leaf_count += 1;
-            return evaluate(pos, self.style.eval);
+            return evaluate(pos, self.style.eval, self.shared.weights);
         }
         let may_extend = may_extend && !quiet;
         let mut best = -INFINITY;
