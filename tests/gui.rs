@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_damiera");
 
 /// A running `damiera gui`; killed on drop.
@@ -435,19 +437,16 @@ fn any_hub_engine_plays() {
 #[test]
 fn browser_plays_and_analyses() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let ci = std::env::var_os("CI").is_some_and(|v| v == "true" || v == "1");
+    let ci = support::ci();
     let python = std::env::var_os("DAMIERA_PYTHON")
         .map(PathBuf::from)
         .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
     let have_driver = Path::new("/usr/bin/chromedriver").exists();
     let Some(python) = python.filter(|_| have_driver) else {
-        assert!(
-            !ci,
-            "CI=true but no Python venv or /usr/bin/chromedriver: .ci/run installs them"
-        );
-        eprintln!(
-            "\n!!! SKIPPED browser_plays_and_analyses: needs /usr/bin/chromedriver (apt-get install \
-             chromium chromium-driver) and the .venv with selenium (bash .ci/run) !!!\n"
+        support::skip(
+            "browser_plays_and_analyses",
+            "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver) and the \
+             .venv with selenium",
         );
         return;
     };
@@ -463,7 +462,7 @@ fn browser_plays_and_analyses() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.code() == Some(77) && !ci {
-            eprintln!("\n!!! SKIPPED browser_plays_and_analyses: {stdout} !!!\n");
+            support::skip("browser_plays_and_analyses", stdout.trim());
             return;
         }
         assert!(
