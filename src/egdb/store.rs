@@ -19,7 +19,7 @@
 //! ```
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -59,13 +59,47 @@ pub fn table_path(dir: &Path, material: Material) -> PathBuf {
 
 /// Writes a table (to a temporary name, then renamed into place); returns its size.
 pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Result<u64, String> {
+    let (head, blocks) = encode_table(table, stats, BLOCK_POSITIONS)?;
+    let path = table_path(dir, table.index.material);
+    let tmp = path.with_extension("egdb.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&head)?;
+        for b in &blocks {
+            f.write_all(b)?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    };
+    write().map_err(|e| format!("writing {}: {e}", path.display()))?;
+    Ok(head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>())
+}
+
+/// The bytes of a table file in memory, `block_positions` values a block (a power of
+/// two, 1,024 to 1,048,576): what [`write_table`] writes with [`BLOCK_POSITIONS`].
+pub fn table_bytes(
+    table: &SolvedTable,
+    stats: &TableStats,
+    block_positions: usize,
+) -> Result<Vec<u8>, String> {
+    let (mut head, blocks) = encode_table(table, stats, block_positions)?;
+    head.extend(blocks.concat());
+    Ok(head)
+}
+
+/// The header with its index, and the compressed blocks.
+fn encode_table(
+    table: &SolvedTable,
+    stats: &TableStats,
+    block_positions: usize,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), String> {
     let m = table.index.material;
     let narrow: Option<Vec<u8>> = table.values.iter().map(|&c| to_byte(c)).collect();
     let value_bytes: u32 = if narrow.is_some() { 1 } else { 2 };
     let raw: Vec<u8> =
         narrow.unwrap_or_else(|| table.values.iter().flat_map(|c| c.to_le_bytes()).collect());
     let blocks: Vec<Vec<u8>> = raw
-        .chunks(BLOCK_POSITIONS * value_bytes as usize)
+        .chunks(block_positions * value_bytes as usize)
         .map(|b| zstd::bulk::compress(b, LEVEL))
         .collect::<Result<_, _>>()
         .map_err(|e| format!("compressing class {m}: {e}"))?;
@@ -74,7 +108,7 @@ pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Resul
     head.extend_from_slice(&VERSION.to_le_bytes());
     head.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
     head.extend_from_slice(&table.index.size.to_le_bytes());
-    head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
+    head.extend_from_slice(&(block_positions as u32).to_le_bytes());
     head.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
     for n in [stats.wins, stats.losses, stats.draws] {
         head.extend_from_slice(&n.to_le_bytes());
@@ -93,20 +127,50 @@ pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Resul
     }
     let sum = fnv1a(&head);
     head.extend_from_slice(&sum.to_le_bytes());
+    Ok((head, blocks))
+}
 
-    let path = table_path(dir, m);
-    let tmp = path.with_extension("egdb.tmp");
-    let write = || -> std::io::Result<()> {
-        let mut f = File::create(&tmp)?;
-        f.write_all(&head)?;
-        for b in &blocks {
-            f.write_all(b)?;
-        }
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    };
-    write().map_err(|e| format!("writing {}: {e}", path.display()))?;
-    Ok(head.len() as u64 + offset)
+/// Where a table's bytes are read from: its file, or bytes in memory (checks, fuzzing).
+pub trait ReadAt {
+    /// Fills `buf` with the bytes at `offset`; an error if the source ends first.
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()>;
+    /// The number of bytes.
+    fn size(&self) -> std::io::Result<u64>;
+}
+
+impl ReadAt for File {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        FileExt::read_exact_at(self, buf, offset)
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
+}
+
+impl ReadAt for [u8] {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        let bytes = usize::try_from(offset)
+            .ok()
+            .and_then(|start| self.get(start..start.checked_add(buf.len())?))
+            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.len() as u64)
+    }
+}
+
+impl<T: ReadAt + ?Sized> ReadAt for &T {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        (**self).read_exact_at(buf, offset)
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        (**self).size()
+    }
 }
 
 /// The header of a table file.
@@ -120,10 +184,11 @@ pub struct Header {
     pub stats: TableStats,
 }
 
-/// An open table file whose header and index have been checked.
+/// An open table file whose header and index have been checked (read from a file, or
+/// from any [`ReadAt`] source).
 #[derive(Debug)]
-pub struct TableFile {
-    file: File,
+pub struct TableFile<S: ReadAt = File> {
+    file: S,
     path: PathBuf,
     /// The header.
     pub header: Header,
@@ -157,12 +222,20 @@ impl TableFile {
     /// Opens and checks a table file: magic, version, class, sizes, header checksum, and
     /// that the file is exactly as long as its index says. Errors name the file.
     pub fn open(path: &Path) -> Result<TableFile, String> {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        TableFile::from_source(file, path)
+    }
+}
+
+impl<S: ReadAt> TableFile<S> {
+    /// Checks a table read from `file` as [`TableFile::open`] does; `path` names it in
+    /// errors and its stem must be the class's name.
+    pub fn from_source(file: S, path: &Path) -> Result<TableFile<S>, String> {
         let name = path.display();
         let bad = |what: &str| format!("{name}: {what}");
-        let mut file = File::open(path).map_err(|e| bad(&e.to_string()))?;
-        let len = file.metadata().map_err(|e| bad(&e.to_string()))?.len();
+        let len = file.size().map_err(|e| bad(&e.to_string()))?;
         let mut head = vec![0u8; HEADER_LEN];
-        file.read_exact(&mut head)
+        file.read_exact_at(&mut head, 0)
             .map_err(|_| bad("truncated header"))?;
         if &head[..8] != MAGIC {
             return Err(bad("not a Damiera endgame table"));
@@ -209,7 +282,7 @@ impl TableFile {
             return Err(bad("truncated index"));
         }
         let mut table = vec![0u8; table_len];
-        file.read_exact(&mut table)
+        file.read_exact_at(&mut table, HEADER_LEN as u64)
             .map_err(|_| bad("truncated index"))?;
         head.extend_from_slice(&table[..table_len - 8]);
         if fnv1a(&head) != le_u64(&table, table_len - 8) {
