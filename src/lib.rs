@@ -15,9 +15,12 @@
 //! - [`hub`] (→ engine, game): the Hub protocol, engine side and client side;
 //! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game): Hub clients,
 //!   the match runner and the web board;
-//! - [`cli`] (→ all): the command-line tools.
+//! - [`cli`] (→ all): the command-line tools;
+//! - [`checks`] (→ all): property checks over untrusted input, run by the fuzz targets
+//!   (`fuzz/`) and by `cargo test` over the corpora kept in the repository.
 
 pub mod board;
+pub mod checks;
 pub mod cli;
 pub mod egdb;
 pub mod engine;
