@@ -12,12 +12,13 @@ use damiera::checks::{self, Checked};
 
 type Check = fn(&[u8]) -> Checked;
 
-const TARGETS: [(&str, Check); 5] = [
+const TARGETS: [(&str, Check); 6] = [
     ("hub_session", checks::hub::check),
     ("position", checks::position::check),
     ("pdn", checks::pdn::check),
     ("egdb", checks::egdb::check),
     ("weights", checks::weights::check),
+    ("web_api", checks::web::check),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -192,6 +193,63 @@ fn write_seed_corpora() {
         "edit-fixed-man",
         vec![3, 0xB0, 0x99, 0x03, 0xFF, 0xB1, 0x99, 0x03, 0x7F],
     );
+    let requests: [&[(u8, &str)]; 6] = [
+        &[
+            (0, r#"{"move":"22-19"}"#),
+            (0, r#"{"move":"11-15"}"#),
+            (1, r#"{"ply":1}"#),
+            (5, "{}"),
+            (16, ""),
+        ],
+        &[
+            (9, r#"{"mode":"analyse","engine_side":"none","movetime":2}"#),
+            (0, r#"{"move":"22-19"}"#),
+            (1, r#"{"ply":0}"#),
+            (0, r#"{"move":"21-17"}"#),
+            (2, r#"{"path":[1]}"#),
+            (3, r#"{"path":[1]}"#),
+            (4, r#"{"path":[0]}"#),
+        ],
+        &[
+            (7, r#"{"fen":"W:W10:B6"}"#),
+            (0, r#"{"move":"10x3"}"#),
+            (6, "{}"),
+            (8, r#"{"pdn":"1. 22-18 11-14 *\n\n1. 21-17 *","game":2}"#),
+        ],
+        &[
+            (18, "\u{9}1. 22-18 11-14 *\n\n1. 21-17 *"),
+            (19, "\u{0}1. 22-18 *\n\n1. 24-20 *"),
+            (9, r#"{"clock":{"time":60,"inc":1},"review_seconds":1}"#),
+            (0, r#"{"move":"22-19"}"#),
+            (10, r#"{"resume":false}"#),
+        ],
+        &[
+            (13, r#"{"name":"tt-size","value":1}"#),
+            (11, r#"{"run":true}"#),
+            (14, "{}"),
+            (15, r#"{"ply":0}"#),
+            (12, "{}"),
+        ],
+        &[
+            (0, "not json"),
+            (1, "[1]"),
+            (22, "xyzw"),
+            (20, "\u{3}"),
+            (9, r#"{"movetime":1e300,"clock":{"time":-1}}"#),
+            (2, r#"{"path":[18446744073709551615]}"#),
+        ],
+    ];
+    for (i, session) in requests.iter().enumerate() {
+        let mut data = Vec::new();
+        for (j, (pick, body)) in session.iter().enumerate() {
+            if j > 0 {
+                data.push(0xFE);
+            }
+            data.push(*pick);
+            data.extend_from_slice(body.as_bytes());
+        }
+        add("web_api", &format!("requests-{i}"), data);
+    }
     for (target, name, data) in seeds {
         let dir = fuzz_dir().join("corpus").join(target);
         std::fs::create_dir_all(&dir).unwrap();
