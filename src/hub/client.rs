@@ -394,7 +394,11 @@ mod tests {
         );
         assert_eq!(
             split_words(r#"'C:\Program Files\x.exe' "a b" c"#, false),
-            Ok(vec![r"C:\Program Files\x.exe".to_string(), "a b".into(), "c".into()])
+            Ok(vec![
+                r"C:\Program Files\x.exe".to_string(),
+                "a b".into(),
+                "c".into()
+            ])
         );
         assert!(split_words(&format!("{path} hub"), true).is_err());
     }
