@@ -74,11 +74,19 @@ pub struct MoveReply {
 }
 
 impl Harness {
-    /// Starts `command` (the harness, possibly behind wine) with the settings file `ini`.
+    /// Starts `command` (the harness) with the settings file `ini`.
     pub fn start(command: &[String], ini: &Path, env: &[(&str, &str)]) -> Harness {
+        let ini = ini.display().to_string();
+        let mut all = env.to_vec();
+        all.push(("DAMIERA_CB_INI", ini.as_str()));
+        Harness::start_in(command, Path::new("."), &all)
+    }
+
+    /// Starts `command` (the harness, possibly behind wine) in `dir` with `env`.
+    pub fn start_in(command: &[String], dir: &Path, env: &[(&str, &str)]) -> Harness {
         let mut cmd = Command::new(&command[0]);
         cmd.args(&command[1..])
-            .env("DAMIERA_CB_INI", ini)
+            .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
