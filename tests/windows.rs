@@ -41,19 +41,14 @@ fn exe_perft_9_under_wine() {
 fn linux_match_against_exe_hub_under_wine_has_no_fault() {
     let Some(dist) = dist("match") else { return };
     let exe = dist.dir.join("damiera.exe");
-    let windows = format!(
-        "cmd='{}' '{}' hub name=windows option.tt-size=16",
-        dist.wine().display(),
-        exe.display()
-    );
+    // Separate words after --engine; the command line itself groups with quotes.
+    let windows = format!("cmd='{}' '{}' hub", dist.wine().display(), exe.display());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_damiera"));
     cmd.args(["match", "--engine"])
-        .arg(format!(
-            "cmd={} name=linux option.tt-size=16",
-            env!("CARGO_BIN_EXE_damiera")
-        ))
-        .arg("--engine")
+        .arg(format!("cmd={}", env!("CARGO_BIN_EXE_damiera")))
+        .args(["name=linux", "option.tt-size=16", "--engine"])
         .arg(&windows)
+        .args(["name=windows", "option.tt-size=16"])
         .args([
             "--games",
             "4",
@@ -143,16 +138,17 @@ fn exe_match_spawns_engines_by_windows_command_lines() {
         odd.join("bcryptprimitives.dll"),
     )
     .unwrap();
-    let engine = format!(
-        "cmd=\"{}\" hub name=obrien option.tt-size=8",
-        win_path(&odd.join("damiera.exe"))
-    );
+    let engine = format!("cmd=\"{}\" hub", win_path(&odd.join("damiera.exe")));
     let out = run_ok(dist.command("damiera.exe").args([
         "match",
         "--engine",
-        "cmd=damiera.exe name=plain option.tt-size=8",
+        "cmd=damiera.exe",
+        "name=plain",
+        "option.tt-size=8",
         "--engine",
         &engine,
+        "name=obrien",
+        "option.tt-size=8",
         "--games",
         "2",
         "--nodes",
@@ -229,5 +225,32 @@ fn exe_gui_serves_the_board_and_starts_its_engine() {
     assert_eq!(
         status, "ready",
         "the board's engine (damiera.exe hub) did not start"
+    );
+}
+
+#[test]
+fn exe_writes_the_same_training_data_and_weights() {
+    let Some(dist) = dist("weights") else { return };
+    let linux = |args: &[&str]| {
+        run_ok(
+            Command::new(env!("CARGO_BIN_EXE_damiera"))
+                .args(args)
+                .current_dir(&dist.dir),
+        )
+    };
+    let windows = |args: &[&str]| run_ok(dist.command("damiera.exe").args(args));
+    let play = ["--games", "120", "--nodes", "300", "--seed", "4"];
+    linux(&[&["selfplay", "-o", "linux.bin"][..], &play].concat());
+    windows(&[&["selfplay", "-o", "windows.bin"][..], &play].concat());
+    let read = |name: &str| std::fs::read(dist.dir.join(name)).unwrap();
+    assert!(
+        read("linux.bin") == read("windows.bin"),
+        "self-play data differ"
+    );
+    linux(&["train", "linux.bin", "-o", "linux.dmw", "--epochs", "4"]);
+    let log = windows(&["train", "linux.bin", "-o", "windows.dmw", "--epochs", "4"]);
+    assert!(
+        read("linux.dmw") == read("windows.dmw"),
+        "weights differ: {log}"
     );
 }
