@@ -95,11 +95,35 @@ impl WineDist {
         );
         let prefix = scratch.join("wine-prefix");
         std::fs::create_dir_all(&prefix).unwrap();
-        Some(WineDist {
+        let dist = WineDist {
             dir,
             wine: wine.unwrap(),
             prefix,
-        })
+        };
+        dist.ensure_prefix();
+        Some(dist)
+    }
+
+    /// Creates the wine prefix once, before tests run programs in it side by side.
+    fn ensure_prefix(&self) {
+        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = INIT.lock().unwrap_or_else(|e| e.into_inner());
+        let ready = self.prefix.join("damiera-ready");
+        if ready.exists() {
+            return;
+        }
+        let out = self
+            .command("damiera.exe")
+            .arg("--version")
+            .output()
+            .expect("wine to start");
+        assert!(
+            out.status.success(),
+            "damiera.exe --version under wine: {}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::write(ready, "").unwrap();
     }
 
     /// A command running `program` (a Windows program in the release folder) under wine,
