@@ -239,7 +239,7 @@ fn exe_writes_the_same_training_data_and_weights() {
         )
     };
     let windows = |args: &[&str]| run_ok(dist.command("damiera.exe").args(args));
-    let play = ["--games", "120", "--nodes", "300", "--seed", "4"];
+    let play = ["--games", "60", "--nodes", "300", "--seed", "4"];
     linux(&[&["selfplay", "-o", "linux.bin"][..], &play].concat());
     windows(&[&["selfplay", "-o", "windows.bin"][..], &play].concat());
     let read = |name: &str| std::fs::read(dist.dir.join(name)).unwrap();
@@ -247,8 +247,8 @@ fn exe_writes_the_same_training_data_and_weights() {
         read("linux.bin") == read("windows.bin"),
         "self-play data differ"
     );
-    linux(&["train", "linux.bin", "-o", "linux.dmw", "--epochs", "4"]);
-    let log = windows(&["train", "linux.bin", "-o", "windows.dmw", "--epochs", "4"]);
+    linux(&["train", "linux.bin", "-o", "linux.dmw", "--epochs", "3"]);
+    let log = windows(&["train", "linux.bin", "-o", "windows.dmw", "--epochs", "3"]);
     assert!(
         read("linux.dmw") == read("windows.dmw"),
         "weights differ: {log}"
