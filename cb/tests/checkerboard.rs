@@ -195,3 +195,33 @@ fn clock_and_status_line() {
     assert_eq!(r.status.matches(", ").count(), 6, "{}", r.status);
     h.quit();
 }
+
+#[test]
+fn game_history_makes_a_repetition_a_draw() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut h, _) = start("gamehist", QUIET);
+    // A lone white king against three: lost, unless going back to 25 repeats the
+    // position after White's 29-25 of the history (a draw for the search).
+    let base = "W:WK29:BK1,K2,K3";
+    let pos = Position::from_fen(base).unwrap();
+    let (ret, reply) = h.command(&format!("set gamehist {base} 29-25 1-5 25-29 5-1"));
+    assert_eq!(ret, 1, "{reply}");
+    let r = h.get_move(&pos, 0.2, 0, 0);
+    let mv = check_move(&pos, &r).unwrap();
+    assert_eq!(
+        (mv.from().number(), mv.to().number()),
+        (29, 25),
+        "{}",
+        r.status
+    );
+    assert!(r.status.contains("| +0.00 |"), "{}", r.status);
+    // The history is used once: the same position without it is simply lost.
+    let r = h.get_move(&pos, 0.2, 0, 0);
+    check_move(&pos, &r).unwrap();
+    assert!(
+        r.status.contains("| -") || r.status.contains("loss"),
+        "{}",
+        r.status
+    );
+    h.quit();
+}
