@@ -34,7 +34,9 @@ fn selfplay(out: &Path, shard: Option<&str>) {
     let mut args = vec![
         "selfplay", "--games", "10", "--nodes", "300", "--seed", "9", "--quiet",
     ];
-    args.extend(shard.map(|s| ["--shard", s]).unwrap_or_default());
+    if let Some(s) = shard {
+        args.extend(["--shard", s]);
+    }
     let out = text(out);
     args.extend(["-o", &out]);
     damiera(&args);
