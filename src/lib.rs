@@ -15,7 +15,8 @@
 //! - [`hub`] (→ engine, game): the Hub protocol, engine side and client side;
 //! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game): Hub clients,
 //!   the match runner and the web board;
-//! - [`cli`] (→ all): the command-line tools.
+//! - [`cli`] (→ all): the command-line tools;
+//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems.
 
 pub mod board;
 pub mod cli;
@@ -27,4 +28,5 @@ pub mod hub;
 pub mod matchrun;
 pub mod movegen;
 pub mod search;
+pub mod shard;
 pub mod train;
