@@ -20,7 +20,8 @@
 //!   clients, the match runner and the web board;
 //! - [`cli`] (→ all): the command-line tools;
 //! - [`checks`] (→ all): property checks over untrusted input, run by the fuzz targets
-//!   (`fuzz/`) and by `cargo test` over the corpora kept in the repository.
+//!   (`fuzz/`) and by `cargo test` over the corpora kept in the repository;
+//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems.
 
 pub mod board;
 pub mod checks;
@@ -34,4 +35,5 @@ pub mod matchrun;
 pub mod movegen;
 pub mod review;
 pub mod search;
+pub mod shard;
 pub mod train;

@@ -20,7 +20,6 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::build::{SolvedTable, TableStats};
@@ -140,7 +139,7 @@ pub trait ReadAt {
 
 impl ReadAt for File {
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-        FileExt::read_exact_at(self, buf, offset)
+        read_exact_at(self, buf, offset)
     }
 
     fn size(&self) -> std::io::Result<u64> {
@@ -171,6 +170,33 @@ impl<T: ReadAt + ?Sized> ReadAt for &T {
     fn size(&self) -> std::io::Result<u64> {
         (**self).size()
     }
+}
+
+/// Reads exactly `buf.len()` bytes at `offset` without a shared cursor, so the search
+/// threads read blocks of one file at the same time.
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Reads exactly `buf.len()` bytes at `offset` (Windows: `seek_read` may read less than
+/// asked, so it loops; each call names its offset, so threads can share the handle).
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::io::ErrorKind;
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset) {
+            Ok(0) => return Err(ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// The header of a table file.
@@ -293,10 +319,12 @@ impl<S: ReadAt> TableFile<S> {
             .map(|i| le_u64(&table, 8 * (blocks + 1 + i)))
             .collect();
         let data_start = (HEADER_LEN + table_len) as u64;
-        if offsets.windows(2).any(|w| w[0] > w[1]) || data_start + offsets[blocks] != len {
+        // Checked: the offsets are any bytes the file holds.
+        let end = data_start.checked_add(offsets[blocks]);
+        if offsets.windows(2).any(|w| w[0] > w[1]) || end != Some(len) {
             return Err(bad(&format!(
                 "file is {len} bytes, its index says {}",
-                data_start + offsets[blocks]
+                end.map_or("more".to_string(), |e| e.to_string())
             )));
         }
         if material.name() != path.file_stem().and_then(|s| s.to_str()).unwrap_or("") {
