@@ -163,10 +163,12 @@ mod tests {
             Err(WeightsError::Io(_))
         ));
         // A device that never ends is read only up to one byte past a weights file.
-        assert!(matches!(
-            EvalFile::load("/dev/zero"),
-            Err(WeightsError::Magic)
-        ));
+        if cfg!(unix) {
+            assert!(matches!(
+                EvalFile::load("/dev/zero"),
+                Err(WeightsError::Magic)
+            ));
+        }
         let dir = std::env::temp_dir().join(format!("damiera-evalfile-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let long = dir.join("long.dmw");
