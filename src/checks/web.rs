@@ -54,7 +54,12 @@ pub fn check(data: &[u8]) -> Checked {
         let before = shown_state(&app);
         let (status, answer) = json_api(&app, method, &path, &query, body);
         let after = shown_state(&app);
-        let what = || format!("{method} {path}?{query} {:?}", String::from_utf8_lossy(body));
+        let what = || {
+            format!(
+                "{method} {path}?{query} {:?}",
+                String::from_utf8_lossy(body)
+            )
+        };
         let Value::Object(fields) = &answer else {
             return Err(format!("{}: the answer is not an object: {answer}", what()));
         };

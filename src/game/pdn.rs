@@ -887,10 +887,7 @@ mod tests {
         assert_eq!(parse_one(&text), g);
         // Regular numbering still writes no continuation numbers.
         let regular = parse_one("1. 22-19 11-15 2. 24-20 12-16 *");
-        assert_eq!(
-            write_pdn(&[regular]),
-            "1. 22-19 11-15 2. 24-20 12-16 *\n"
-        );
+        assert_eq!(write_pdn(&[regular]), "1. 22-19 11-15 2. 24-20 12-16 *\n");
     }
 
     #[test]
