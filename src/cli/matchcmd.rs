@@ -32,6 +32,8 @@ An engine that sends an illegal move, crashes, answers late or prints a malforme
 line loses the game (PDN Termination tag says why) and is restarted.";
 
 /// Arguments of `match`.
+// The field docs are clap's help text, not Markdown: `<command>` is a placeholder.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
