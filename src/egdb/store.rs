@@ -281,6 +281,11 @@ impl<S: ReadAt> TableFile<S> {
         if !material.is_valid() {
             return Err(bad("invalid class in header"));
         }
+        // Before the class's index is built: a large class's index takes seconds, and a
+        // file named for a small class must not make the reader build it.
+        if material.name() != path.file_stem().and_then(|s| s.to_str()).unwrap_or("") {
+            return Err(bad(&format!("holds class {}", material.name())));
+        }
         let positions = le_u64(&head, 16);
         let index = ClassIndex::new(material);
         let block = le_u32(&head, 24) as usize;
@@ -326,9 +331,6 @@ impl<S: ReadAt> TableFile<S> {
                 "file is {len} bytes, its index says {}",
                 end.map_or("more".to_string(), |e| e.to_string())
             )));
-        }
-        if material.name() != path.file_stem().and_then(|s| s.to_str()).unwrap_or("") {
-            return Err(bad(&format!("holds class {}", material.name())));
         }
         Ok(TableFile {
             file,
@@ -425,6 +427,24 @@ mod tests {
         assert_eq!(file.header.stats, stats);
         assert_eq!(file.read_all().unwrap().values, table.values);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Found by fuzzing (fuzz/regressions/egdb/timeout-*): a file named for a small
+    /// class whose header names a large one made the reader build the large class's
+    /// index (seconds of work) before it compared the class with the name.
+    #[test]
+    fn a_header_naming_another_class_is_refused_before_its_index_is_built() {
+        let m = Material::from_name("0101").unwrap();
+        let index = ClassIndex::new(m);
+        use super::super::value::Outcome;
+        let values = vec![Outcome::Draw.encode(); index.size as usize];
+        let table = SolvedTable { index, values };
+        let mut bytes = table_bytes(&table, &table.stats(), 1024).unwrap();
+        bytes[12..16].copy_from_slice(&[11, 0, 11, 0]);
+        let err = TableFile::from_source(&bytes[..], Path::new("0101.egdb"))
+            .err()
+            .unwrap();
+        assert!(err.ends_with("holds class 110110"), "{err}");
     }
 
     #[test]
