@@ -148,7 +148,8 @@ pub struct PdnError {
     pub line: usize,
     /// 1-based column (in characters) of the token.
     pub column: usize,
-    /// The offending text (at most [`PdnError::MAX_TOKEN_CHARS`] characters).
+    /// The offending text (at most [`PdnError::MAX_TOKEN_CHARS`] characters, control
+    /// characters as spaces, so that the error prints as one line).
     pub token: String,
     /// The kind of error.
     pub kind: PdnErrorKind,
@@ -235,7 +236,13 @@ impl RawError {
             game,
             line: self.line,
             column: self.column,
-            token: self.token.chars().take(PdnError::MAX_TOKEN_CHARS).collect(),
+            // Control characters (a comment's line breaks) as spaces: one line of error.
+            token: self
+                .token
+                .chars()
+                .take(PdnError::MAX_TOKEN_CHARS)
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect(),
             kind: self.kind,
         }
     }
@@ -888,6 +895,15 @@ mod tests {
         // Regular numbering still writes no continuation numbers.
         let regular = parse_one("1. 22-19 11-15 2. 24-20 12-16 *");
         assert_eq!(write_pdn(&[regular]), "1. 22-19 11-15 2. 24-20 12-16 *\n");
+    }
+
+    /// Found by fuzzing the web board's API (fuzz/regressions/web_api/): an unterminated
+    /// comment's line breaks went into the error, which the API promises as one line.
+    #[test]
+    fn an_error_is_one_line() {
+        let e = parse_pdn("1. 22-18 {a\n\nb\r\tc *").expect_err("unterminated");
+        assert_eq!(e.token, "{a  b  c *");
+        assert!(!e.to_string().contains(['\n', '\r', '\t']), "{e}");
     }
 
     #[test]
