@@ -5,7 +5,9 @@
 //! request's first byte (modulo 24) picks the method and path: 0–15 one of the API's
 //! routes by POST, 16–17 `GET /api/state`, 18–19 `POST /api/pdn-file` with the second
 //! byte as `?game=` (0: none, else the byte minus 8), 20–21 a route by GET, 22–23 a
-//! path the API does not have; the rest is the body.
+//! path the API does not have (made of the next four bytes, without the spaces and
+//! control characters the HTTP layer refuses in a request target); the rest is the
+//! body.
 //!
 //! Properties (the API's contract): every answer is a JSON object with a status of 200
 //! or 4xx; a 200 is `{"ok": true, "state": ...}` with the state as it now is; a 4xx is
@@ -115,9 +117,11 @@ fn route(pick: u8, rest: &[u8]) -> (&'static str, String, String, &[u8]) {
                 let path = ROUTES.get(path).copied().unwrap_or("/api/move");
                 ("GET", path.to_string(), String::new(), rest)
             }
+            // A path the HTTP layer can deliver: no spaces or control characters.
             _ => post(&format!(
                 "/api/{}",
                 String::from_utf8_lossy(rest.get(..4).unwrap_or(rest))
+                    .replace(|c: char| c <= ' ' || c == '\u{7f}', "_")
             )),
         },
     }
