@@ -9,8 +9,11 @@
 //! answered every line: one `pong` per `ping`, one `ready` per `init`, one `wait` per
 //! `hub`, one `error` per line that must be refused and none for the others, one
 //! `done` per `go`, each with a move legal in that `go`'s position. It measures the
-//! engine's resident memory (VmRSS, and its peak VmHWM, from /proc) after a warm-up and
-//! at the end: the peak must stay flat.
+//! engine's resident memory (VmRSS, from /proc) after a warm-up and at the end, both
+//! times in the same settings (the largest the rounds use), settled: it must stay flat.
+//! The peak (VmHWM) is reported but not bounded by the warm-up's: a new table is
+//! allocated while the old one still serves (so that a refused size keeps it), and rare
+//! runs of `tt-size` changes hold several at once for a moment.
 //!
 //! ```sh
 //! cargo test --release --test soak -- --ignored --exact soak --nocapture     # 2 minutes
@@ -35,8 +38,8 @@ use damiera::train::Rng;
 /// Longest wait for an answer the engine owes (only guards against hangs).
 const PATIENCE: Duration = Duration::from_secs(120);
 
-/// Memory the engine may gain between the warm-up and the end, KiB: allocator slack,
-/// nothing that grows with the number of rounds.
+/// Resident memory the engine may gain between the warm-up and the end in the same
+/// settings, KiB: allocator slack, nothing that grows with the number of rounds.
 const SLACK_KIB: u64 = 16 * 1024;
 
 /// What the engine owes and what it gave.
@@ -174,6 +177,22 @@ impl Engine {
         }
         assert_eq!(self.got, self.owed, "answers differ from what was owed");
         assert!(self.problems.is_empty(), "{:?}", self.problems);
+    }
+
+    /// Resident memory (now, peak) in KiB, in the largest settings the rounds use (a
+    /// 32 MiB table, MultiPV 4, two threads, the embedded weights), once every search
+    /// has ended and every line has been handled.
+    fn settled_memory(&mut self) -> (u64, u64) {
+        for line in [
+            "set-param name=tt-size value=32",
+            "set-param name=multipv value=4",
+            "set-param name=threads value=2",
+            "set-param name=eval-file value=embedded",
+        ] {
+            self.send(line);
+        }
+        self.settle();
+        self.memory()
     }
 
     /// Resident memory now and at its peak, KiB.
@@ -553,10 +572,10 @@ fn soak() {
         round(&mut engine, &mut model, &files);
         rounds += 1;
         if after_warm_up.is_none() && start.elapsed() >= warm_up {
-            after_warm_up = Some(engine.memory());
+            after_warm_up = Some(engine.settled_memory());
         }
     }
-    let (rss, hwm) = engine.memory();
+    let (rss, hwm) = engine.settled_memory();
     let (rss0, hwm0) = after_warm_up.unwrap_or((rss, hwm));
     engine.send("quit");
     let status = engine.child.wait().expect("exit");
@@ -575,8 +594,8 @@ fn soak() {
     let _ = writeln!(std::io::stderr(), "{report}");
     assert!(status.success(), "exit status {status}");
     assert!(
-        hwm <= hwm0 + SLACK_KIB,
-        "memory grew: peak {hwm0} KiB after the warm-up, {hwm} KiB at the end"
+        rss <= rss0 + SLACK_KIB,
+        "memory grew: {rss0} KiB after the warm-up, {rss} KiB at the end (same settings)"
     );
 }
 
