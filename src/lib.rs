@@ -18,7 +18,8 @@
 //!   `damiera analyse` and the web board;
 //! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game, review): Hub
 //!   clients, the match runner and the web board;
-//! - [`cli`] (→ all): the command-line tools.
+//! - [`cli`] (→ all): the command-line tools;
+//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems.
 
 pub mod board;
 pub mod cli;
@@ -31,4 +32,5 @@ pub mod matchrun;
 pub mod movegen;
 pub mod review;
 pub mod search;
+pub mod shard;
 pub mod train;

@@ -6,15 +6,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{ArgAction, Args};
+use clap::{ArgAction, Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::game::DrawRules;
-use crate::game::openings::{default_openings, parse_openings};
+use crate::game::openings::{BALLOTS_NAME, load_openings};
 use crate::hub::client::{EngineProc, EngineSpec, split_command};
 use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT, Limits};
+use crate::matchrun::results::{self, GameResult, ResultsFile, RunKey, outcome_name};
 use crate::matchrun::runner::{MatchConfig, MatchReport, run_match, shuffle, today};
 use crate::matchrun::stats::{Sprt, SprtStatus};
+use crate::shard::Shard;
 
 const AFTER_HELP: &str = "\
 Results are from the first engine's point of view. PDN results are written as 1-0,
@@ -31,8 +33,11 @@ line loses the game (PDN Termination tag says why) and is restarted.";
 
 /// Arguments of `match`.
 #[derive(Args, Debug)]
-#[command(after_help = AFTER_HELP)]
+#[command(after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    /// `merge`: add up the results files of a run's slices.
+    #[command(subcommand)]
+    pub action: Option<MatchAction>,
     /// An engine: cmd=<command> [name=<name>] [option.<param>=<value>]..., as separate
     /// words (--engine cmd=./damiera name=A option.threads=2) or as one quoted argument
     /// split on blanks with '...' or "..." grouping (--engine "cmd='python3 e.py' name=B").
@@ -40,9 +45,10 @@ pub struct MatchArgs {
     #[arg(long, action = ArgAction::Append, num_args = 1.., value_name = "SPEC")]
     pub engine: Vec<String>,
     /// Start positions: one FEN (or Hub string) a line, or a .pdn file whose games
-    /// (FEN tag plus moves) give them. Default: every distinct position after 3 plies.
+    /// (FEN tag plus moves) give them; `builtin:3ply` for every distinct position after
+    /// 3 plies. Default (`builtin:ballots`): the 2,400 11-man ballots shipped with Damiera.
     #[arg(long)]
-    pub openings: Option<PathBuf>,
+    pub openings: Option<String>,
     /// Total number of games (each opening is played twice, colours reversed).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
@@ -101,6 +107,36 @@ pub struct MatchArgs {
     /// PDN Event tag.
     #[arg(long, default_value = "Damiera match")]
     pub event: String,
+    /// Play only slice K of N of the match (whole game pairs, e.g. 3/16); write its
+    /// games with --results and add the slices up with `match merge`. A slice plays all
+    /// its games (the SPRT is decided by the merge).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Write the games and the run's description to this JSON file (for `match merge`).
+    #[arg(long, value_name = "R.json")]
+    pub results: Option<PathBuf>,
+}
+
+/// Subcommands of `match`.
+#[derive(Subcommand, Debug)]
+pub enum MatchAction {
+    /// Add up the results files of a run's slices (`match --shard K/N --results R.json`):
+    /// W/D/L, pentanomial, Elo, LOS and SPRT as one run of all the games gives them.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `match merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Results files, one per slice, in any order.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Merge even when slices are missing (the totals are then those of the slices given).
+    #[arg(long)]
+    pub partial: bool,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Parses `base+inc` (seconds) or `base`.
@@ -230,7 +266,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         spec.if_declared.push(("draw-moves".into(), moves));
     }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let mut openings = load_openings(args)?;
+    let mut openings = openings(args)?;
     if let Some(seed) = args.seed {
         shuffle(&mut openings, seed);
     }
@@ -247,16 +283,13 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         concurrency: args.concurrency as usize,
         settings,
         sprt,
+        shard: args.shard.unwrap_or_default(),
     })
 }
 
-fn load_openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String> {
-    let Some(path) = &args.openings else {
-        return Ok(default_openings(3));
-    };
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("--openings {name}: {e}"))?;
-    parse_openings(&name, &bytes).map_err(|e| format!("--openings {name}: {e}"))
+fn openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String> {
+    let name = args.openings.as_deref().unwrap_or(BALLOTS_NAME);
+    load_openings(name).map_err(|e| format!("--openings {e}"))
 }
 
 fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
@@ -309,6 +342,15 @@ fn progress_bar(args: &MatchArgs, total: usize) -> ProgressBar {
 /// Runs `damiera match`; prints errors as one line. Exit status: 0 done, 1 runtime
 /// error (an engine that cannot start, an unwritable PDN file), 2 usage error.
 pub fn main(args: &MatchArgs) -> ExitCode {
+    if let Some(MatchAction::Merge(merge_args)) = &args.action {
+        return match merge(merge_args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("match merge: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let cfg = match build_config(args) {
         Ok(cfg) => cfg,
         Err(e) => {
@@ -331,19 +373,41 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
         Some(p) => Some(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
     };
-    let bar = progress_bar(args, cfg.games);
+    let bar = progress_bar(args, cfg.slice_games().len());
     let mut write_error = None;
+    let mut games = Vec::new();
     let report = run_match(cfg, &mut |rec: &GameRecord, rep: &MatchReport| {
         if let Some(file) = pdn.as_mut()
             && let Err(e) = writeln!(file, "{}", rec.pdn)
         {
             write_error.get_or_insert_with(|| e.to_string());
         }
+        games.push(GameResult {
+            game: rec.job.index,
+            opening: rec.job.opening.to_fen(),
+            a_white: rec.job.a_is_white,
+            result: outcome_name(rec.outcome).into(),
+            termination: rec.termination.clone(),
+        });
         bar.inc(1);
         bar.set_message(rep.line(cfg.sprt.as_ref()));
     });
     bar.finish_and_clear();
-    print_summary(cfg, &report);
+    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+    print_summary(&names, cfg.sprt.as_ref(), &report);
+    if let Some(path) = &args.results {
+        games.sort_by_key(|g| g.game);
+        let stopped_by_sprt = games.len() < cfg.slice_games().len();
+        let file = ResultsFile {
+            format: results::FORMAT.into(),
+            version: results::VERSION,
+            run: RunKey::of(cfg),
+            shard: cfg.shard,
+            stopped_by_sprt,
+            games,
+        };
+        write_results(path, &file)?;
+    }
     if args.json {
         let json = serde_json::to_string(&report.summary(cfg)).map_err(|e| e.to_string())?;
         println!("{json}");
@@ -354,10 +418,60 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
     }
 }
 
-fn print_summary(cfg: &MatchConfig, report: &MatchReport) {
-    let [a, b] = &cfg.engines;
-    eprintln!("{} vs {}: {} games", a.name, b.name, report.score.games());
-    eprintln!("{}", report.line(cfg.sprt.as_ref()));
+/// Writes a results file under a temporary name, then renames it: a results file
+/// there is a finished slice.
+fn write_results(path: &std::path::Path, file: &ResultsFile) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(file).map_err(|e| e.to_string())?;
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    std::fs::write(&partial, json + "\n").map_err(|e| format!("{}: {e}", partial.display()))?;
+    std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `match merge`: reads the slices' results files and prints the whole run's summary.
+fn merge(args: &MergeArgs) -> Result<(), String> {
+    let mut files = Vec::new();
+    for path in &args.files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+        let file: ResultsFile = serde_json::from_str(&text)
+            .map_err(|e| format!("{name}: not a match results file: {e}"))?;
+        files.push((name, file));
+    }
+    let merged = results::merge(&files, args.partial)?;
+    let names = [
+        merged.run.engines[0].name.clone(),
+        merged.run.engines[1].name.clone(),
+    ];
+    let sprt = merged.run.sprt();
+    let (given, count) = merged.slices;
+    eprintln!(
+        "merged {given} of {count} slices: {} games of {}",
+        merged.report.score.games(),
+        merged.run.games
+    );
+    if !merged.missing.is_empty() {
+        let list: Vec<String> = merged
+            .missing
+            .iter()
+            .map(|k| format!("{k}/{count}"))
+            .collect();
+        eprintln!("missing slices: {}", list.join(", "));
+    }
+    print_summary(&names, sprt.as_ref(), &merged.report);
+    if args.json {
+        let summary = merged.report.summary_of(names, sprt.as_ref());
+        let json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
+        println!("{json}");
+    }
+    Ok(())
+}
+
+fn print_summary(names: &[String; 2], sprt: Option<&Sprt>, report: &MatchReport) {
+    let [a, b] = names;
+    eprintln!("{a} vs {b}: {} games", report.score.games());
+    eprintln!("{}", report.line(sprt));
     eprintln!("Pentanomial (0, 0.5, 1, 1.5, 2): {:?}", report.penta.counts);
     match report.status {
         Some(SprtStatus::AcceptH0) => eprintln!("SPRT: H0 accepted"),

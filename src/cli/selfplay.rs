@@ -11,18 +11,20 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::CliError;
 use crate::game::DrawRules;
-use crate::game::openings::{default_openings, parse_openings};
+use crate::game::openings::{ballots, default_openings, load_openings};
 use crate::search::Style;
+use crate::shard::Shard;
 use crate::train::data::{encode, header};
 use crate::train::selfplay::{SelfplayConfig, run as run_games};
 
 /// Arguments of `selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Output file for the training positions.
+    /// Output file for the training positions (written under a temporary name, renamed
+    /// when complete: a file there is a finished run or slice).
     #[arg(long, short)]
     pub output: PathBuf,
-    /// Games to play.
+    /// Games in the whole run (with --shard, the slices share them out).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub games: u64,
     /// Nodes searched per move.
@@ -37,9 +39,15 @@ pub struct SelfplayArgs {
     /// Random plies after the opening: 0 up to this many.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub random_plies: u32,
-    /// Extra start positions (FEN lines or PDN), added to the built-in 3-ply openings.
+    /// Start positions besides the built-in 3-ply openings: files of FEN lines or PDN,
+    /// or `builtin:ballots`. Default: the 2,400 11-man ballots shipped with Damiera.
     #[arg(long)]
-    pub openings: Vec<PathBuf>,
+    pub openings: Vec<String>,
+    /// Play only slice K of N of the run's games (e.g. 3/16): the slices of a run, put
+    /// one after the other, are byte for byte the file of the whole run (only slice 1
+    /// has the header), and a slice re-run alone gives the same bytes again.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Plies after which a game is a draw.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub max_plies: u64,
@@ -60,13 +68,16 @@ pub struct SelfplayArgs {
 /// Plays the games, writes the file, prints the totals.
 pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
     let mut openings = default_openings(3);
-    for path in &args.openings {
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        openings.extend(parse_openings(&path.display().to_string(), &bytes).map_err(CliError)?);
+    if args.openings.is_empty() {
+        openings.extend(ballots());
     }
+    for name in &args.openings {
+        openings.extend(load_openings(name).map_err(|e| CliError(format!("--openings {e}")))?);
+    }
+    let shard = args.shard.unwrap_or_default();
     let cfg = SelfplayConfig {
         games: args.games,
+        shard,
         nodes: args.nodes,
         concurrency: args.concurrency as usize,
         seed: args.seed,
@@ -81,12 +92,16 @@ pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         tt_mib: 8,
         rules: DrawRules::default().with_quiet_moves(args.draw_moves),
     };
-    let file = File::create(&args.output)
-        .map_err(|e| CliError(format!("cannot create {}: {e}", args.output.display())))?;
+    let partial = partial_path(&args.output);
+    let file = File::create(&partial)
+        .map_err(|e| CliError(format!("cannot create {}: {e}", partial.display())))?;
     let mut writer = BufWriter::new(file);
-    let io_err = |e: std::io::Error| CliError(format!("{}: {e}", args.output.display()));
-    writer.write_all(&header()).map_err(io_err)?;
-    let bar = progress_bar(args);
+    let io_err = |e: std::io::Error| CliError(format!("{}: {e}", partial.display()));
+    if shard.is_first() {
+        writer.write_all(&header()).map_err(io_err)?;
+    }
+    let games = shard.range(args.games);
+    let bar = progress_bar(args, games.end - games.start);
     let start = Instant::now();
     let (mut positions, mut plies, mut failure) = (0u64, 0u64, None);
     let mut buf = Vec::new();
@@ -110,22 +125,41 @@ pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         return Err(io_err(e));
     }
     writer.flush().map_err(io_err)?;
+    drop(writer);
+    std::fs::rename(&partial, &args.output).map_err(|e| {
+        CliError(format!(
+            "cannot rename {} to {}: {e}",
+            partial.display(),
+            args.output.display()
+        ))
+    })?;
     let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let slice = match args.shard {
+        Some(s) => format!(" (slice {s}: games {}..{})", games.start, games.end),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "selfplay: {} games, {plies} plies, {positions} positions in {secs:.1} s ({:.0} positions/hour) -> {}",
-        args.games,
+        "selfplay: {} games{slice}, {plies} plies, {positions} positions in {secs:.1} s ({:.0} positions/hour) -> {}",
+        games.end - games.start,
         positions as f64 * 3600.0 / secs,
         args.output.display()
     )
     .map_err(|e| CliError(e.to_string()))
 }
 
-fn progress_bar(args: &SelfplayArgs) -> ProgressBar {
+/// Where a run writes until it is complete: the output's name with `.partial` added.
+fn partial_path(output: &std::path::Path) -> PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+fn progress_bar(args: &SelfplayArgs, games: u64) -> ProgressBar {
     if args.quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(args.games);
+    let bar = ProgressBar::new(games);
     if let Ok(style) = ProgressStyle::with_template(
         "selfplay {pos}/{len} games [{elapsed_precise}<{eta}] {wide_bar} {msg}",
     ) {

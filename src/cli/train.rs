@@ -9,13 +9,14 @@ use clap::Args;
 
 use super::CliError;
 use crate::search::eval::weights_file;
-use crate::train::data;
+use crate::train::data::{self, Sample};
 use crate::train::fit::{TrainConfig, train};
 
 /// Arguments of `train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Training data files written by `damiera selfplay`.
+    /// Training data files written by `damiera selfplay`; the slices of a sharded run
+    /// in order (1/N first), or their concatenation.
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
     /// Output weights file.
@@ -61,22 +62,41 @@ fn positive(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Loads the data, trains, writes the weights; progress lines on `out`.
-pub fn run(args: &TrainArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let start = Instant::now();
+/// Reads the data files in order. A file with a header starts a run; a file without one
+/// (a self-play slice K/N with K > 1) continues the run of the file before it. Game
+/// numbers restart in each run: they are kept apart for the train/validation split.
+pub fn load_samples(paths: &[PathBuf]) -> Result<Vec<Sample>, CliError> {
     let mut samples = Vec::new();
-    for (file, path) in args.data.iter().enumerate() {
+    let mut runs = 0u32;
+    for path in paths {
         let bytes = std::fs::read(path)
             .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        let mut part =
-            data::parse(&bytes).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        // Game numbers restart in each file: keep them apart for the split.
-        let base = (file as u32) << 24;
+        let bad = |e: data::DataError| CliError(format!("{}: {e}", path.display()));
+        let mut part = if data::has_header(&bytes) {
+            runs += 1;
+            data::parse(&bytes).map_err(bad)?
+        } else if runs == 0 {
+            return Err(CliError(format!(
+                "{}: no data file header: a self-play slice K/N with K > 1 continues the \
+                 slices before it; list slice 1/N (which has the header) first",
+                path.display()
+            )));
+        } else {
+            data::parse_continuation(&bytes).map_err(bad)?
+        };
+        let base = (runs - 1) << 24;
         for s in &mut part {
             s.game = s.game.wrapping_add(base);
         }
         samples.extend(part);
     }
+    Ok(samples)
+}
+
+/// Loads the data, trains, writes the weights; progress lines on `out`.
+pub fn run(args: &TrainArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let start = Instant::now();
+    let samples = load_samples(&args.data)?;
     let cfg = TrainConfig {
         epochs: args.epochs,
         lambda: args.lambda,

@@ -59,14 +59,19 @@ use crate::movegen::{MoveList, generate_into};
 use store::TableFile;
 
 /// The default directory: `$XDG_DATA_HOME/damiera/egdb`, else
-/// `~/.local/share/damiera/egdb`.
+/// `~/.local/share/damiera/egdb`; on Windows `%LOCALAPPDATA%\damiera\egdb`.
 pub fn default_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("damiera").join("egdb")
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let base = if cfg!(windows) {
+        var("LOCALAPPDATA").map(PathBuf::from)
+    } else {
+        var("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+    };
+    base.unwrap_or_else(|| PathBuf::from("."))
+        .join("damiera")
+        .join("egdb")
 }
 
 /// The databases an engine plays with: those in `dir` when given (an error if it cannot

@@ -20,7 +20,6 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::build::{SolvedTable, TableStats};
@@ -107,6 +106,33 @@ pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Resul
     };
     write().map_err(|e| format!("writing {}: {e}", path.display()))?;
     Ok(head.len() as u64 + offset)
+}
+
+/// Reads exactly `buf.len()` bytes at `offset` without a shared cursor, so the search
+/// threads read blocks of one file at the same time.
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Reads exactly `buf.len()` bytes at `offset` (Windows: `seek_read` may read less than
+/// asked, so it loops; each call names its offset, so threads can share the handle).
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::io::ErrorKind;
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset) {
+            Ok(0) => return Err(ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// The header of a table file.
@@ -261,8 +287,7 @@ impl TableFile {
         let name = self.path.display();
         let (start, end) = (self.offsets[b], self.offsets[b + 1]);
         let mut raw = vec![0u8; (end - start) as usize];
-        self.file
-            .read_exact_at(&mut raw, self.data_start + start)
+        read_exact_at(&self.file, &mut raw, self.data_start + start)
             .map_err(|e| format!("{name}: block {b}: {e}"))?;
         if fnv1a(&raw) != self.sums[b] {
             return Err(format!("{name}: block {b}: checksum mismatch"));

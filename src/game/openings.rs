@@ -1,4 +1,5 @@
-//! Start positions for matches and self-play: the built-in short openings and files of
+//! Start positions for matches and self-play: the 11-man ballots shipped with Damiera
+//! (`data/openings/`, built into the binary), the built-in short openings, and files of
 //! openings (FEN lines or PDN games) as users bring them.
 
 use std::collections::HashSet;
@@ -8,6 +9,34 @@ use super::pdn_file::decode;
 use super::replay::replay_game;
 use crate::board::Position;
 use crate::movegen::legal_moves;
+
+/// The 2,400 standard 11-man ballots, as shipped in `data/openings/` (source and
+/// checksum in `data/openings/README.md`), in file order.
+pub static BALLOTS_FILE: &[u8] = include_bytes!("../../data/openings/italian-11man-ballots.fen");
+
+/// The name `--openings` takes for the shipped ballots.
+pub const BALLOTS_NAME: &str = "builtin:ballots";
+/// The name `--openings` takes for every distinct position after three plies.
+pub const THREE_PLY_NAME: &str = "builtin:3ply";
+
+/// The shipped 11-man ballots (empty only if the shipped file were broken, which a unit
+/// test rules out).
+pub fn ballots() -> Vec<Position> {
+    parse_openings("ballots", BALLOTS_FILE).unwrap_or_default()
+}
+
+/// Openings by name: [`BALLOTS_NAME`], [`THREE_PLY_NAME`], or a file path (read with
+/// [`parse_openings`]). The error names what was wrong.
+pub fn load_openings(name: &str) -> Result<Vec<Position>, String> {
+    match name {
+        BALLOTS_NAME => Ok(ballots()),
+        THREE_PLY_NAME => Ok(default_openings(3)),
+        path => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            parse_openings(path, &bytes).map_err(|e| format!("{path}: {e}"))
+        }
+    }
+}
 
 /// All distinct positions (by Zobrist key) after `plies` plies from the initial
 /// position, in move-generation order: the built-in opening set.
@@ -79,6 +108,27 @@ mod tests {
         let keys: HashSet<u64> = three.iter().map(Position::key).collect();
         assert_eq!(keys.len(), three.len());
         assert!(three.len() > 50, "{}", three.len());
+    }
+
+    #[test]
+    fn the_shipped_ballots_are_the_11_man_set() {
+        let ballots = ballots();
+        assert_eq!(ballots.len(), 2400);
+        let keys: HashSet<u64> = ballots.iter().map(Position::key).collect();
+        assert_eq!(keys.len(), 2400);
+        for pos in &ballots {
+            assert_eq!(pos.side_to_move(), crate::board::Color::White);
+            assert_eq!(pos.pieces(crate::board::Color::White).count_ones(), 11);
+            assert_eq!(pos.pieces(crate::board::Color::Black).count_ones(), 11);
+            assert_eq!(pos.all_kings(), 0);
+        }
+        let first =
+            Position::parse("W:W24,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,7,6,5,11,10,9,15");
+        assert_eq!(Some(ballots[0]), first.ok());
+        assert_eq!(load_openings(BALLOTS_NAME), Ok(ballots));
+        assert_eq!(load_openings(THREE_PLY_NAME), Ok(default_openings(3)));
+        let missing = load_openings("/nonexistent/o.fen").unwrap_err();
+        assert!(missing.starts_with("/nonexistent/o.fen: "), "{missing}");
     }
 
     #[test]

@@ -181,12 +181,20 @@ fn lan_address() -> Option<IpAddr> {
         .filter(|ip| !ip.is_unspecified())
 }
 
-/// Opens `url` in the desktop's browser (`xdg-open`, or `open` on macOS); true when a
-/// launcher started. Failing to open is not an error: the URL is printed anyway.
+/// Opens `url` in the desktop's browser (`xdg-open`, or `open` on macOS; on Windows the
+/// shell's handler for http URLs); true when a launcher started. Failing to open is not an
+/// error: the URL is printed anyway.
 pub fn open_browser(url: &str) -> bool {
     use std::process::{Command, Stdio};
-    ["xdg-open", "open"].iter().any(|launcher| {
-        Command::new(launcher)
+    let launchers: &[&[&str]] = if cfg!(windows) {
+        // Not `cmd /c start`: cmd would reinterpret characters of the URL.
+        &[&["rundll32", "url.dll,FileProtocolHandler"]]
+    } else {
+        &[&["xdg-open"], &["open"]]
+    };
+    launchers.iter().any(|launcher| {
+        Command::new(launcher[0])
+            .args(&launcher[1..])
             .arg(url)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

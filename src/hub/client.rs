@@ -347,8 +347,16 @@ fn clip(line: &str) -> String {
 }
 
 /// Splits a command line on whitespace; single or double quotes group words
-/// (no escapes). `Err` for an unterminated quote or an empty command.
+/// (no escapes, so Windows paths keep their backslashes). On Windows a single quote
+/// groups only at the start of a word, so `C:\Users\O'Brien\engine.exe` stays one word.
+/// `Err` for an unterminated quote or an empty command.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    split_words(text, !cfg!(windows))
+}
+
+/// [`split_command`]; `quote_mid_word`: whether a single quote inside a word opens a
+/// quote (Unix shells) or is a letter (Windows file names).
+fn split_words(text: &str, quote_mid_word: bool) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -357,7 +365,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
         match quote {
             Some(q) if c == q => quote = None,
             Some(_) => word.push(c),
-            None if c == '"' || c == '\'' => {
+            None if c == '"' || (c == '\'' && (quote_mid_word || !in_word)) => {
                 quote = Some(c);
                 in_word = true;
             }
@@ -403,6 +411,24 @@ mod tests {
         assert_eq!(split_command("''"), Ok(vec![String::new()]));
         assert!(split_command("a 'b").is_err());
         assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn windows_rule_keeps_apostrophes_inside_words() {
+        let path = r"C:\Users\O'Brien\damiera.exe";
+        assert_eq!(
+            split_words(&format!("{path} hub"), false),
+            Ok(vec![path.to_string(), "hub".into()])
+        );
+        assert_eq!(
+            split_words(r#"'C:\Program Files\x.exe' "a b" c"#, false),
+            Ok(vec![
+                r"C:\Program Files\x.exe".to_string(),
+                "a b".into(),
+                "c".into()
+            ])
+        );
+        assert!(split_words(&format!("{path} hub"), true).is_err());
     }
 
     #[test]

@@ -2,5 +2,6 @@
 //! against the rules, driving Hub engine processes and running whole matches.
 
 pub mod game;
+pub mod results;
 pub mod runner;
 pub mod stats;

@@ -12,8 +12,9 @@ use serde::Serialize;
 use crate::board::Position;
 
 use super::game::{GameRecord, GameSettings, Job, Slot, play_game};
-use super::stats::{Pentanomial, Score, Sprt, SprtStatus, format_summary};
+use super::stats::{GameOutcome, Pentanomial, Score, Sprt, SprtStatus, format_summary};
 use crate::hub::client::EngineSpec;
+use crate::shard::Shard;
 
 /// The SPRT decides nothing before this many complete game pairs: with very few
 /// samples the regularized variance is tiny and the LLR jumps past a bound.
@@ -32,11 +33,20 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Per-game settings.
     pub settings: GameSettings,
-    /// Optional sequential test; the match stops when it accepts a hypothesis.
+    /// Optional sequential test; an unsliced match stops when it accepts a hypothesis.
     pub sprt: Option<Sprt>,
+    /// The slice of the games played here (whole pairs; see
+    /// [`super::results::slice_games`]); a sliced match plays all its games and leaves
+    /// the test to the merge.
+    pub shard: Shard,
 }
 
 impl MatchConfig {
+    /// The games (0-based numbers) this run plays: its slice of the match.
+    pub fn slice_games(&self) -> std::ops::Range<usize> {
+        super::results::slice_games(self.games, self.shard)
+    }
+
     /// The job for game `index` (0-based).
     pub fn job(&self, index: usize) -> Job {
         let pair = index / 2;
@@ -67,22 +77,34 @@ pub struct MatchReport {
     pub status: Option<SprtStatus>,
     /// How many games ended for each reason.
     pub terminations: BTreeMap<String, u64>,
-    first_of_pair: HashMap<usize, super::stats::GameOutcome>,
+    first_of_pair: HashMap<usize, GameOutcome>,
 }
 
 impl MatchReport {
     /// Adds a finished game.
     pub fn add(&mut self, rec: &GameRecord, sprt: Option<&Sprt>) {
-        self.score.record(rec.outcome);
+        self.add_game(rec.job.index, rec.outcome, &rec.termination, sprt);
+    }
+
+    /// Adds game number `index` (0-based; games `2p` and `2p + 1` are a pair), its
+    /// outcome for engine A and how it ended.
+    pub fn add_game(
+        &mut self,
+        index: usize,
+        outcome: GameOutcome,
+        termination: &str,
+        sprt: Option<&Sprt>,
+    ) {
+        self.score.record(outcome);
         *self
             .terminations
-            .entry(rec.termination.clone())
+            .entry(termination.to_string())
             .or_insert(0) += 1;
-        let pair = rec.job.index / 2;
+        let pair = index / 2;
         match self.first_of_pair.remove(&pair) {
-            Some(first) => self.penta.record_pair(first, rec.outcome),
+            Some(first) => self.penta.record_pair(first, outcome),
             None => {
-                self.first_of_pair.insert(pair, rec.outcome);
+                self.first_of_pair.insert(pair, outcome);
             }
         }
         if let Some(test) = sprt {
@@ -117,10 +139,16 @@ impl MatchReport {
 
     /// The JSON summary.
     pub fn summary(&self, cfg: &MatchConfig) -> Summary {
+        let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+        self.summary_of(names, cfg.sprt.as_ref())
+    }
+
+    /// The JSON summary of a match between `engines` under `sprt`.
+    pub fn summary_of(&self, engines: [String; 2], sprt: Option<&Sprt>) -> Summary {
         let est = self.score.estimate();
         let finite = |x: f64| x.is_finite().then_some(x);
         Summary {
-            engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+            engines,
             games: self.score.games(),
             wins: self.score.wins,
             draws: self.score.draws,
@@ -130,7 +158,7 @@ impl MatchReport {
             elo_error: finite(est.error),
             los: finite(self.score.los()),
             pentanomial: self.penta.counts,
-            sprt: cfg.sprt.zip(self.llr).map(|(t, llr)| SprtSummary {
+            sprt: sprt.zip(self.llr).map(|(t, llr)| SprtSummary {
                 elo0: t.elo0,
                 elo1: t.elo1,
                 llr,
@@ -200,12 +228,13 @@ pub fn run_match(
     cfg: &MatchConfig,
     on_game: &mut dyn FnMut(&GameRecord, &MatchReport),
 ) -> MatchReport {
-    let next = AtomicUsize::new(0);
+    let games = cfg.slice_games();
+    let next = AtomicUsize::new(games.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded();
     let mut report = MatchReport::default();
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
+        for _ in 0..cfg.concurrency.clamp(1, games.len().max(1)) {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || worker(cfg, next, stop, &tx));
@@ -214,10 +243,12 @@ pub fn run_match(
         for rec in rx {
             report.add(&rec, cfg.sprt.as_ref());
             on_game(&rec, &report);
-            if matches!(
-                report.status,
-                Some(SprtStatus::AcceptH0 | SprtStatus::AcceptH1)
-            ) {
+            if cfg.shard.count == 1
+                && matches!(
+                    report.status,
+                    Some(SprtStatus::AcceptH0 | SprtStatus::AcceptH1)
+                )
+            {
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -237,7 +268,7 @@ fn worker(
     ];
     while !stop.load(Ordering::SeqCst) {
         let index = next.fetch_add(1, Ordering::SeqCst);
-        if index >= cfg.games {
+        if index >= cfg.slice_games().end {
             break;
         }
         let rec = play_game(&cfg.settings, &mut slots, cfg.job(index));
@@ -314,6 +345,7 @@ mod tests {
                 date: String::new(),
             },
             sprt: None,
+            shard: Shard::WHOLE,
         };
         let (j0, j1, j14) = (cfg.job(0), cfg.job(1), cfg.job(14));
         assert!(j0.a_is_white && !j1.a_is_white && j14.a_is_white);

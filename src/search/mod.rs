@@ -41,6 +41,8 @@ pub struct Style {
     pub aspiration: bool,
     /// Quiescence looks one move further where the opponent threatens a capture.
     pub threats: bool,
+    /// Reverse futility pruning near the horizon.
+    pub futility: bool,
 }
 
 impl Style {
@@ -53,6 +55,7 @@ impl Style {
         ordering: true,
         aspiration: true,
         threats: true,
+        futility: true,
     };
     /// Every feature, with the hand-made evaluation.
     pub const HCE: Style = Style {
@@ -68,6 +71,7 @@ impl Style {
         ordering: false,
         aspiration: false,
         threats: false,
+        futility: false,
     };
 }
 

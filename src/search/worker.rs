@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 
 use super::eval::evaluate;
-use super::score::{DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
+use super::score::{DB_BOUND, DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
@@ -31,6 +31,13 @@ pub(crate) fn within_limit(outcome: Outcome, run: usize, limit: usize) -> bool {
         Outcome::Draw => true,
     }
 }
+
+/// Reverse futility pruning: at a non-PV node this many plies from the horizon or fewer,
+/// quiet (no capture to make, none threatened by the opponent), a static evaluation above
+/// beta by [`FUTILITY_MARGIN`] a ply is a cut without a search.
+const FUTILITY_DEPTH: i32 = 3;
+/// The margin of reverse futility pruning, hundredths of a man per ply.
+const FUTILITY_MARGIN: i32 = 50;
 
 /// Nodes between checks of the stop flag and the clock.
 const CHECK_INTERVAL: u64 = 1024;
@@ -260,6 +267,18 @@ impl<'a> Worker<'a> {
             };
             if cut {
                 return s;
+            }
+        }
+        if self.style.futility
+            && !pv_node
+            && depth <= FUTILITY_DEPTH
+            && !moves[0].is_capture()
+            && beta.abs() < DB_BOUND
+            && !opponent_threatens(pos)
+        {
+            let eval = evaluate(pos, self.style.eval);
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
             }
         }
         // A forced move costs nothing to look at deeper.

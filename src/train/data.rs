@@ -17,6 +17,10 @@
 //! | 16..18 | search score from White's view, hundredths of a man, `i16`     |
 //! | 18     | game result: 0 Black won, 1 draw, 2 White won                  |
 //! | 19     | flags: bit 0 set = Black to move; other bits zero              |
+//!
+//! `selfplay --shard K/N` writes the header only in slice 1: the slices of a run, put
+//! one after the other (`cat`), are byte for byte the file of the whole run. A slice
+//! K > 1 alone is a [`parse_continuation`]: records without a header.
 
 use std::fmt;
 
@@ -117,7 +121,9 @@ fn decode(r: &[u8], index: usize) -> Result<Sample, DataError> {
     let u32_at = |i: usize| u32::from_le_bytes([r[i], r[i + 1], r[i + 2], r[i + 3]]);
     let (white, black, kings) = (u32_at(0), u32_at(4), u32_at(8));
     let (result, flags) = (r[18], r[19]);
-    if white & black != 0 || kings & !(white | black) != 0 || result > 2 || flags > 1 {
+    let both_sides = white != 0 && black != 0;
+    if !both_sides || white & black != 0 || kings & !(white | black) != 0 || result > 2 || flags > 1
+    {
         return Err(DataError::BadRecord(index));
     }
     let side = if flags == 1 {
@@ -152,9 +158,22 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Sample>, DataError> {
     if version != VERSION || size as usize != RECORD {
         return Err(DataError::Version(version, size));
     }
-    let body = &bytes[HEADER..];
-    if !body.len().is_multiple_of(RECORD) {
+    if !(bytes.len() - HEADER).is_multiple_of(RECORD) {
         return Err(DataError::Truncated(bytes.len()));
+    }
+    parse_continuation(&bytes[HEADER..])
+}
+
+/// Whether `bytes` start with a data file header (magic).
+pub fn has_header(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// Reads records without a header: a self-play slice after the first, which continues
+/// the file of the slices before it.
+pub fn parse_continuation(body: &[u8]) -> Result<Vec<Sample>, DataError> {
+    if !body.len().is_multiple_of(RECORD) {
+        return Err(DataError::Truncated(body.len()));
     }
     body.chunks_exact(RECORD)
         .enumerate()
@@ -215,5 +234,28 @@ mod tests {
         let mut wrong = bytes;
         wrong[HEADER + 18] = 3;
         assert_eq!(parse(&wrong), Err(DataError::BadRecord(0)));
+        let empty_side = Sample {
+            position: Position::parse("W:W18:B").unwrap(),
+            ..samples()[0]
+        };
+        let mut one = header().to_vec();
+        encode(&empty_side, &mut one);
+        assert_eq!(parse(&one), Err(DataError::BadRecord(0)));
+    }
+
+    #[test]
+    fn continuations_are_records_without_a_header() {
+        let bytes = file();
+        assert!(has_header(&bytes) && !has_header(&bytes[HEADER..]));
+        assert_eq!(parse_continuation(&bytes[HEADER..]), Ok(samples()));
+        assert_eq!(parse_continuation(&[]), Ok(vec![]));
+        assert_eq!(
+            parse_continuation(&bytes[HEADER + 1..]),
+            Err(DataError::Truncated(2 * RECORD - 1))
+        );
+        assert_eq!(
+            parse_continuation(&[0; RECORD]),
+            Err(DataError::BadRecord(0))
+        );
     }
 }

@@ -20,12 +20,15 @@ use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{has_capture, legal_moves};
 use crate::search::score::{WIN, is_decisive};
 use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
+use crate::shard::Shard;
 
 /// How the games are played.
 #[derive(Clone, Debug)]
 pub struct SelfplayConfig {
-    /// Games to play.
+    /// Games in the whole run (numbered from 0).
     pub games: u64,
+    /// The slice of the run's games played here (all of them with [`Shard::WHOLE`]).
+    pub shard: Shard,
     /// Nodes searched per move.
     pub nodes: u64,
     /// Games played at once, each in its own thread.
@@ -57,10 +60,12 @@ pub struct GameData {
     pub plies: usize,
 }
 
-/// Plays `cfg.games` games on `cfg.concurrency` threads and hands each to `sink` in game
-/// order, so the output does not depend on the number of threads.
+/// Plays the games of `cfg.shard` (of a run of `cfg.games`) on `cfg.concurrency` threads
+/// and hands each to `sink` in game order, so the output does not depend on the number
+/// of threads, and the slices of a run, one after the other, give the whole run's games.
 pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
-    let next = AtomicU64::new(0);
+    let games = cfg.shard.range(cfg.games);
+    let next = AtomicU64::new(games.start);
     let (tx, rx) = unbounded::<GameData>();
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
@@ -69,7 +74,7 @@ pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
                 let tt = TranspositionTable::new(cfg.tt_mib);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= cfg.games || tx.send(play_game(cfg, game, &tt)).is_err() {
+                    if game >= games.end || tx.send(play_game(cfg, game, &tt)).is_err() {
                         break;
                     }
                 }
@@ -77,7 +82,7 @@ pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
         }
         drop(tx);
         let mut pending = BTreeMap::new();
-        let mut wanted = 0;
+        let mut wanted = games.start;
         for data in rx {
             pending.insert(data.game, data);
             while let Some(data) = pending.remove(&wanted) {
@@ -180,6 +185,7 @@ mod tests {
     fn config(concurrency: usize) -> SelfplayConfig {
         SelfplayConfig {
             games: 4,
+            shard: Shard::WHOLE,
             nodes: 300,
             concurrency,
             seed: 5,
@@ -208,6 +214,20 @@ mod tests {
             assert!(g.samples.iter().all(|s| !has_capture(&s.position)));
             assert!(g.samples.iter().all(|s| s.result == g.samples[0].result));
         }
+    }
+
+    #[test]
+    fn slices_play_the_games_of_the_whole_run() {
+        let whole = collect(&config(1));
+        let mut sliced = Vec::new();
+        for k in 1..=3 {
+            let cfg = SelfplayConfig {
+                shard: Shard::new(k, 3).unwrap(),
+                ..config(2)
+            };
+            sliced.extend(collect(&cfg));
+        }
+        assert_eq!(sliced, whole);
     }
 
     #[test]

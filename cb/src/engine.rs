@@ -1,0 +1,435 @@
+//! The engine behind the exported functions: settings, game history, the search state,
+//! and the answers to `enginecommand`, `getmove` and `islegal` in safe Rust.
+
+use std::path::PathBuf;
+
+use damiera::board::{Position, Square};
+use damiera::game::Game;
+use damiera::movegen::{legal_moves, sort_moves};
+use damiera::search::{EvalStyle, evaluate};
+use parking_lot::Mutex;
+
+use crate::board8::{Board8x8, CbMove, cb_move, movelist_entry, read_board, write_board};
+use crate::history;
+use crate::settings::{self, Settings, clip};
+use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, Searcher};
+
+/// `get gametype`: Italian draughts.
+pub const GAMETYPE: i32 = 22;
+/// `get protocolversion`.
+pub const PROTOCOL_VERSION: i32 = 2;
+/// The help page CheckerBoard opens (it looks for it in its `engines` folder).
+pub const HELP_FILE: &str = "damiera_cb.htm";
+/// Replies are kept below this many bytes (CheckerBoard passes 256-byte buffers for
+/// some commands although the API says 1024), except `get movelist`.
+pub const SHORT_REPLY: usize = 256;
+/// The API's reply buffer.
+pub const REPLY_SIZE: usize = 1024;
+
+/// Settings and what was said about them.
+struct Config {
+    settings: Settings,
+    file: Option<PathBuf>,
+    dll_dir: Option<PathBuf>,
+    problems: Vec<String>,
+    gamehist: Option<Game>,
+}
+
+/// The engine: one per loaded DLL.
+pub struct Engine {
+    config: Mutex<Config>,
+    searcher: Mutex<Searcher>,
+}
+
+/// An answer to `enginecommand`: handled (1) or not (0), and the reply text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// 1 when the command was understood and carried out.
+    pub handled: bool,
+    /// The reply string.
+    pub text: String,
+}
+
+fn handled(text: impl Into<String>) -> Reply {
+    Reply {
+        handled: true,
+        text: text.into(),
+    }
+}
+
+fn refused(text: impl Into<String>) -> Reply {
+    Reply {
+        handled: false,
+        text: text.into(),
+    }
+}
+
+/// Commands of the API that this engine does not implement (no opening book, no solve
+/// mode, no second database kind, no piece limit for the databases): answered `?`
+/// with 0, as the API asks.
+const UNSUPPORTED: [&str; 7] = [
+    "book",
+    "bookfile",
+    "solve",
+    "enable_mtc",
+    "mtcpath",
+    "check_mtc_dir",
+    "max_dbpieces",
+];
+
+impl Engine {
+    /// Reads the settings file beside the library.
+    pub fn load() -> Engine {
+        let dll_dir = crate::module_dir::dll_dir();
+        let file = settings::file_path(dll_dir.as_deref());
+        let (settings, problems) = settings::load(file.as_deref());
+        Engine::with(settings, file, dll_dir, problems)
+    }
+
+    fn with(
+        settings: Settings,
+        file: Option<PathBuf>,
+        dll_dir: Option<PathBuf>,
+        problems: Vec<String>,
+    ) -> Engine {
+        Engine {
+            config: Mutex::new(Config {
+                settings,
+                file,
+                dll_dir,
+                problems,
+                gamehist: None,
+            }),
+            searcher: Mutex::new(Searcher::default()),
+        }
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> Settings {
+        self.config.lock().settings.clone()
+    }
+
+    /// Answers one `enginecommand`.
+    pub fn command(&self, text: &str) -> Reply {
+        let mut words = text.split_whitespace();
+        let verb = words.next().unwrap_or("");
+        let key = words.next().unwrap_or("");
+        let rest = rest_after(text, 2);
+        match (verb, key) {
+            ("name", "") => handled(name()),
+            ("about", "") => handled(self.about()),
+            ("help", "") => handled(HELP_FILE),
+            ("get", "protocolversion") => handled(PROTOCOL_VERSION.to_string()),
+            ("get", "gametype") => handled(GAMETYPE.to_string()),
+            ("get", "movelist") => movelist(rest),
+            ("set", "gamehist") => self.set_gamehist(rest),
+            ("set", "check_wld_dir") => handled(describe_dir(&PathBuf::from(rest.trim()))),
+            ("staticevaluation", _) => static_evaluation(rest_after(text, 1)),
+            ("get", k) if UNSUPPORTED.contains(&k) => refused("?"),
+            ("set", k) if UNSUPPORTED.contains(&k) => refused("?"),
+            ("get", k) => self.get(k),
+            ("set", k) => self.set(k, rest),
+            _ => refused("?"),
+        }
+    }
+
+    fn about(&self) -> String {
+        let config = self.config.lock();
+        let db = match config.settings.db_dir(config.dll_dir.as_deref()) {
+            Some(dir) => describe_dir(&dir),
+            None => "none".into(),
+        };
+        let mut text = format!(
+            "{}\nItalian draughts (FID rules), CheckerBoard protocol 2\n\nEndgame databases: {db}",
+            name()
+        );
+        if !config.problems.is_empty() {
+            text.push_str(&format!("\nSettings file: {}", config.problems.join("; ")));
+        }
+        text
+    }
+
+    fn get(&self, key: &str) -> Reply {
+        let config = self.config.lock();
+        let s = &config.settings;
+        match key {
+            "hashsize" => handled(s.hash_mib.to_string()),
+            "searchthreads" => handled(s.threads.to_string()),
+            "dbmbytes" => handled(s.db_mib.to_string()),
+            "enable_wld" => handled(u8::from(s.db_enabled).to_string()),
+            "allscores" => handled(u8::from(s.allscores).to_string()),
+            "dbpath" => handled(
+                s.db_dir(config.dll_dir.as_deref())
+                    .or_else(|| s.db_path.clone())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+            ),
+            _ => refused("?"),
+        }
+    }
+
+    fn set(&self, key: &str, value: &str) -> Reply {
+        let mut config = self.config.lock();
+        let mut next = config.settings.clone();
+        if let Err(e) = next.apply(key, value) {
+            return if e.starts_with("unknown setting") {
+                refused("?")
+            } else {
+                refused(format!("error: {e}"))
+            };
+        }
+        config.settings = next;
+        let shown = match key {
+            "dbpath" => match &config.settings.db_path {
+                Some(dir) => describe_dir(dir),
+                None => match config.settings.db_dir(config.dll_dir.as_deref()) {
+                    Some(dir) => format!("the default, {}", describe_dir(&dir)),
+                    None => "the default (no databases found)".into(),
+                },
+            },
+            _ => value.trim().to_string(),
+        };
+        let saved = match settings::save(config.file.as_deref(), &config.settings) {
+            Ok(()) => String::new(),
+            Err(e) => format!(" (not saved: {e})"),
+        };
+        handled(format!("{key} set to {shown}{saved}"))
+    }
+
+    fn set_gamehist(&self, text: &str) -> Reply {
+        match history::parse(text) {
+            Ok(game) => {
+                let n = game.reversible_plies();
+                self.config.lock().gamehist = Some(game);
+                handled(format!("gamehist: {n} reversible moves"))
+            }
+            Err(e) => {
+                self.config.lock().gamehist = None;
+                refused(format!("error: {e}"))
+            }
+        }
+    }
+
+    /// Answers `getmove`: on success the board holds the position after the move and
+    /// the `CBmove` describes it. A bad board or colour is left untouched, with the
+    /// reason in the status line and `CB_UNKNOWN`.
+    pub fn get_move(
+        &self,
+        board: &mut Board8x8,
+        args: MoveArgs,
+        playnow: &dyn Fn() -> bool,
+        status: &mut dyn FnMut(&str),
+    ) -> (i32, Option<CbMove>) {
+        let pos = match read_board(board, args.color) {
+            Ok(p) => p,
+            Err(e) => {
+                status(&format!("Damiera: {e}"));
+                return (CB_UNKNOWN, None);
+            }
+        };
+        if legal_moves(&pos).is_empty() {
+            status("Damiera: no legal move, the game is lost");
+            return (CB_LOSS, None);
+        }
+        let (settings, game, dll_dir) = {
+            let mut c = self.config.lock();
+            (c.settings.clone(), c.gamehist.take(), c.dll_dir.clone())
+        };
+        let mut searcher = self.searcher.lock();
+        if let Err(e) = searcher.resize_table(settings.hash_mib) {
+            status(&format!("Damiera: {e}"));
+            return (CB_UNKNOWN, None);
+        }
+        let db_dir = settings.db_dir(dll_dir.as_deref());
+        if let Err(e) = searcher.databases(db_dir.as_deref(), settings.db_mib) {
+            status(&format!("Damiera: {e}; playing without databases"));
+        }
+        let request = Request {
+            position: pos,
+            history: history::keys_for(game.as_ref(), &pos),
+            limits: think::limits(args.maxtime, args.info, args.moreinfo),
+            threads: settings.threads,
+            allscores: settings.allscores,
+            playnow,
+            status,
+        };
+        let result = match think::think(&searcher, request) {
+            Ok(r) => r,
+            Err(e) => {
+                status(&format!("Damiera: {e}"));
+                return (CB_UNKNOWN, None);
+            }
+        };
+        let Some(best) = result.best else {
+            return (CB_LOSS, None);
+        };
+        status(&think::final_text(&pos, &result, settings.allscores));
+        let mv = cb_move(&pos, best);
+        write_board(&pos.play(best), board);
+        (think::verdict(&pos, &result, searcher.egdb()), Some(mv))
+    }
+
+    /// Answers `islegal`: whether `color` can move from `from` to `to` (square numbers),
+    /// and the move. Where several captures join the same squares, the first is taken
+    /// (CheckerBoard asks `get movelist` for those).
+    pub fn is_legal(&self, board: &Board8x8, color: i32, from: i32, to: i32) -> Option<CbMove> {
+        let pos = read_board(board, color).ok()?;
+        let square = |n: i32| u8::try_from(n).ok().and_then(Square::new);
+        let (from, to) = (square(from)?, square(to)?);
+        let mut moves = legal_moves(&pos).to_vec();
+        sort_moves(&mut moves);
+        let mv = moves
+            .into_iter()
+            .find(|m| m.from() == from && m.to() == to)?;
+        Some(cb_move(&pos, mv))
+    }
+}
+
+/// The arguments of `getmove` besides the board and the pointers.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveArgs {
+    /// `CB_WHITE` or `CB_BLACK`.
+    pub color: i32,
+    /// Seconds to think.
+    pub maxtime: f64,
+    /// Flags (exact time, incremental clock).
+    pub info: i32,
+    /// The incremental clock, packed.
+    pub moreinfo: i32,
+}
+
+/// `Damiera <version>`.
+pub fn name() -> String {
+    format!("Damiera {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The text after the first `n` words, trimmed at the start.
+fn rest_after(text: &str, n: usize) -> &str {
+    let mut rest = text.trim_start();
+    for _ in 0..n {
+        rest = rest
+            .find(char::is_whitespace)
+            .map_or("", |i| rest[i..].trim_start());
+    }
+    rest
+}
+
+/// `get movelist <fen>`: `movelist N,` then one entry per legal move, `movelist 0` when
+/// there is none (also for a position the rules do not allow, such as CheckerBoard's
+/// probe `B:W1:B`). A FEN that cannot be read is not handled.
+fn movelist(fen: &str) -> Reply {
+    let pos = match Position::from_fen(fen.trim()) {
+        Ok(p) => p,
+        Err(e) => {
+            use damiera::board::PositionError::{ManOnCrowningRow, TooManyPieces};
+            return match e {
+                ManOnCrowningRow { .. } | TooManyPieces { .. } => handled("movelist 0"),
+                other => refused(format!("error: bad FEN {:?}: {other}", clip(fen))),
+            };
+        }
+    };
+    let mut moves = legal_moves(&pos).to_vec();
+    if moves.is_empty() {
+        return handled("movelist 0");
+    }
+    sort_moves(&mut moves);
+    let mut text = format!("movelist {},", moves.len());
+    for mv in moves {
+        text.push_str(&movelist_entry(&pos, mv));
+    }
+    if text.len() >= REPLY_SIZE {
+        return refused("error: the move list does not fit the reply");
+    }
+    handled(text)
+}
+
+/// `staticevaluation <fen>` (sent by CheckerBoard's Engine > Evaluation menu).
+fn static_evaluation(fen: &str) -> Reply {
+    match Position::from_fen(fen.trim()) {
+        Ok(pos) => handled(format!(
+            "Static evaluation: {} for the side to move",
+            think::score_text(evaluate(&pos, EvalStyle::Pattern))
+        )),
+        Err(e) => refused(format!("error: bad FEN {:?}: {e}", clip(fen))),
+    }
+}
+
+/// What a database directory holds, for `set check_wld_dir`, `set dbpath` and `about`.
+fn describe_dir(dir: &std::path::Path) -> String {
+    match damiera::egdb::Egdb::open(dir, 1) {
+        Ok(db) if db.class_count() > 0 => format!(
+            "{}: {} classes, up to {} pieces",
+            dir.display(),
+            db.class_count(),
+            db.max_pieces()
+        ),
+        Ok(_) => format!("{}: no endgame database files", dir.display()),
+        Err(e) => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> Engine {
+        Engine::with(Settings::default(), None, None, vec![])
+    }
+
+    #[test]
+    fn identity_commands() {
+        let e = engine();
+        assert_eq!(e.command("get gametype"), handled("22"));
+        assert_eq!(e.command("get protocolversion"), handled("2"));
+        assert_eq!(e.command("help"), handled(HELP_FILE));
+        assert!(e.command("name").text.starts_with("Damiera "));
+        assert!(e.command("about").text.contains("Italian"));
+        assert_eq!(e.command("fly me"), refused("?"));
+        assert_eq!(e.command(""), refused("?"));
+        assert_eq!(e.command("get book"), refused("?"));
+        assert_eq!(e.command("set solve 1"), refused("?"));
+    }
+
+    #[test]
+    fn settings_commands_check_values() {
+        let e = engine();
+        let r = e.command("set hashsize 128");
+        assert!(r.handled && r.text.contains("not saved"), "{r:?}");
+        assert_eq!(e.command("get hashsize"), handled("128"));
+        let r = e.command("set hashsize lots");
+        assert!(!r.handled && r.text.contains("hashsize"), "{r:?}");
+        assert_eq!(e.command("get hashsize"), handled("128"));
+        assert!(e.command("set searchthreads 2").handled);
+        assert!(!e.command("set searchthreads 0").handled);
+        assert!(
+            e.command("set dbpath /no where/x")
+                .text
+                .contains("/no where/x")
+        );
+        assert_eq!(e.command("get dbpath"), handled("/no where/x"));
+        assert!(e.command("set enable_wld 0").handled);
+        assert_eq!(e.command("get dbpath"), handled("/no where/x"));
+        assert_eq!(e.command("get enable_wld"), handled("0"));
+        assert_eq!(e.command("set whatever 1"), refused("?"));
+    }
+
+    #[test]
+    fn movelist_probe_and_examples() {
+        assert_eq!(movelist("B:W1:B"), handled("movelist 0"));
+        assert_eq!(
+            movelist("B:W31:B3"),
+            handled("movelist 2,0,6,6,3,6;0,6,6,3,7;")
+        );
+        assert!(!movelist("X:garbage").handled);
+        assert!(movelist("W:W21-32:B1-12").text.starts_with("movelist 7,"));
+    }
+
+    #[test]
+    fn rest_keeps_spaces_inside_values() {
+        assert_eq!(
+            rest_after("set dbpath  C:\\My DB\\egdb ", 2),
+            "C:\\My DB\\egdb "
+        );
+        assert_eq!(rest_after("get", 2), "");
+    }
+}

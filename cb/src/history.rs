@@ -1,0 +1,47 @@
+//! `set gamehist`: the game so far, as a [`Game`] of the game room, whose history (the
+//! positions since the last irreversible move) the search needs for repetitions and the
+//! move limit.
+
+use damiera::board::Position;
+use damiera::game::{DrawRules, Game};
+
+/// A game history as CheckerBoard sends it: `<FEN> [move...]`, moves as `24-19`.
+pub fn parse(text: &str) -> Result<Game, String> {
+    let mut words = text.split_whitespace();
+    let fen = words.next().ok_or("gamehist needs a FEN position")?;
+    let start = Position::from_fen(fen).map_err(|e| format!("gamehist position: {e}"))?;
+    let moves: Vec<String> = words.map(str::to_string).collect();
+    Game::from_texts(start, DrawRules::default(), &moves).map_err(|e| format!("gamehist: {e}"))
+}
+
+/// Keys of the earlier positions since the last irreversible move, when `game` leads to
+/// `pos` (a history for another position is stale and ignored).
+pub fn keys_for(game: Option<&Game>, pos: &Position) -> Vec<u64> {
+    match game {
+        Some(g) if g.position() == *pos => g.history_keys(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_moves_are_keyed_and_bad_histories_refused() {
+        let g = parse("W:WK29:BK4 29-25 4-8 25-29 8-4").unwrap();
+        assert_eq!(g.history_keys().len(), 4);
+        assert_eq!(keys_for(Some(&g), &g.position()), g.history_keys());
+        assert!(keys_for(Some(&g), &Position::start()).is_empty());
+        assert!(parse("").is_err());
+        assert!(parse("B:W1-40:B").is_err());
+        assert!(
+            parse("W:W21-32:B1-12 22-17")
+                .unwrap_err()
+                .contains("move 1")
+        );
+        // The API reference's example uses English numbering: 24-19 is no Italian move.
+        let e = parse("B:WK12,K27,30,32:B21,K24,28,K31 24-19 27-24").unwrap_err();
+        assert!(e.contains("move 1"), "{e}");
+    }
+}

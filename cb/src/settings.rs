@@ -1,0 +1,215 @@
+//! Engine settings: defaults, the settings file beside the DLL, and where the endgame
+//! databases are.
+//!
+//! Like other CheckerBoard engines, Damiera keeps its settings in a file next to the
+//! DLL, `damiera_cb.ini` (`key=value` lines, `;` or `#` comments), read when the DLL is
+//! first used and rewritten by every `set` command that changes a setting. The
+//! environment variable `DAMIERA_CB_INI` names another file (tests use it).
+//!
+//! The endgame databases are found in this order: `dbpath` from the file or `set dbpath`
+//! (relative paths are relative to the current directory, CheckerBoard's own folder);
+//! else a folder `egdb` beside the DLL; else Damiera's default folder
+//! (`%LOCALAPPDATA%\damiera\egdb` on Windows, `~/.local/share/damiera/egdb` elsewhere).
+
+use std::path::{Path, PathBuf};
+
+/// Settings file name, beside the DLL.
+pub const FILE_NAME: &str = "damiera_cb.ini";
+/// Transposition table sizes accepted, MiB.
+pub const HASH_MIB: std::ops::RangeInclusive<usize> = 1..=65_536;
+/// Search threads accepted.
+pub const THREADS: std::ops::RangeInclusive<usize> = 1..=64;
+/// Database cache sizes accepted, MiB.
+pub const DB_MIB: std::ops::RangeInclusive<usize> = 1..=65_536;
+
+/// What the engine plays with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Transposition table, MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Endgame database directory chosen by the user (`None`: look in the usual places).
+    pub db_path: Option<PathBuf>,
+    /// Endgame database block cache, MiB.
+    pub db_mib: usize,
+    /// Whether the endgame databases are used.
+    pub db_enabled: bool,
+    /// Show every root move with its score instead of the main line.
+    pub allscores: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mib: 64,
+            threads: 1,
+            db_path: None,
+            db_mib: 128,
+            db_enabled: true,
+            allscores: false,
+        }
+    }
+}
+
+/// Parses a number within `range`, naming the setting when it is not.
+pub fn parse_in(
+    name: &str,
+    value: &str,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{name} must be a whole number from {} to {}, not {:?}",
+            range.start(),
+            range.end(),
+            clip(value)
+        )),
+    }
+}
+
+/// Parses `0` or `1`.
+pub fn parse_flag(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim() {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        other => Err(format!("{name} must be 0 or 1, not {:?}", clip(other))),
+    }
+}
+
+/// At most 40 characters of a value, for messages.
+pub fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+impl Settings {
+    /// Applies one `key=value` of the settings file (the keys are the `set` commands').
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "hashsize" => self.hash_mib = parse_in(key, value, HASH_MIB)?,
+            "searchthreads" => self.threads = parse_in(key, value, THREADS)?,
+            "dbmbytes" => self.db_mib = parse_in(key, value, DB_MIB)?,
+            "enable_wld" => self.db_enabled = parse_flag(key, value)?,
+            "allscores" => self.allscores = parse_flag(key, value)?,
+            "dbpath" => {
+                let v = value.trim();
+                self.db_path = (!v.is_empty()).then(|| PathBuf::from(v));
+            }
+            other => return Err(format!("unknown setting {:?}", clip(other))),
+        }
+        Ok(())
+    }
+
+    /// Reads a settings file over the defaults; bad lines are skipped and reported.
+    pub fn from_text(text: &str) -> (Settings, Vec<String>) {
+        let mut settings = Settings::default();
+        let mut problems = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
+                continue;
+            }
+            let result = match line.split_once('=') {
+                Some((k, v)) => settings.apply(k.trim(), v),
+                None => Err(format!("expected key=value, got {:?}", clip(line))),
+            };
+            if let Err(e) = result {
+                problems.push(format!("line {}: {e}", i + 1));
+            }
+        }
+        (settings, problems)
+    }
+
+    /// The settings file's text.
+    pub fn to_text(&self) -> String {
+        let db_path = self
+            .db_path
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        format!(
+            "; Damiera CheckerBoard engine settings (written by the engine; see README)\n\
+             hashsize={}\nsearchthreads={}\ndbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\n",
+            self.hash_mib,
+            self.threads,
+            self.db_mib,
+            u8::from(self.db_enabled),
+            u8::from(self.allscores),
+        )
+    }
+
+    /// The endgame database directory to use, if any (see the module docs).
+    pub fn db_dir(&self, dll_dir: Option<&Path>) -> Option<PathBuf> {
+        if !self.db_enabled {
+            return None;
+        }
+        if let Some(p) = &self.db_path {
+            return Some(p.clone());
+        }
+        dll_dir
+            .map(|d| d.join("egdb"))
+            .filter(|d| d.is_dir())
+            .or_else(|| Some(damiera::egdb::default_dir()).filter(|d| d.is_dir()))
+    }
+}
+
+/// The settings file: `DAMIERA_CB_INI`, else beside the DLL.
+pub fn file_path(dll_dir: Option<&Path>) -> Option<PathBuf> {
+    std::env::var_os("DAMIERA_CB_INI")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| dll_dir.map(|d| d.join(FILE_NAME)))
+}
+
+/// Loads the settings file (defaults when there is none).
+pub fn load(path: Option<&Path>) -> (Settings, Vec<String>) {
+    match path.map(std::fs::read) {
+        Some(Ok(bytes)) => Settings::from_text(&String::from_utf8_lossy(&bytes)),
+        _ => (Settings::default(), Vec::new()),
+    }
+}
+
+/// Writes the settings file; the error says why it could not.
+pub fn save(path: Option<&Path>, settings: &Settings) -> Result<(), String> {
+    let path = path.ok_or("the DLL's folder is unknown")?;
+    std::fs::write(path, settings.to_text()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_round_trips_and_bad_lines_are_reported() {
+        let s = Settings {
+            hash_mib: 256,
+            threads: 2,
+            db_path: Some(PathBuf::from(r"C:\Program Files\Damiera\egdb")),
+            db_mib: 512,
+            db_enabled: false,
+            allscores: true,
+        };
+        assert_eq!(Settings::from_text(&s.to_text()), (s, vec![]));
+        let (read, problems) = Settings::from_text("hashsize=9999999\nfoo\nsearchthreads=4\nx=1");
+        assert_eq!(read.hash_mib, 64);
+        assert_eq!(read.threads, 4);
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[0].contains("hashsize"), "{problems:?}");
+    }
+
+    #[test]
+    fn disabled_databases_have_no_directory() {
+        let s = Settings {
+            db_enabled: false,
+            db_path: Some(PathBuf::from("/x")),
+            ..Settings::default()
+        };
+        assert_eq!(s.db_dir(None), None);
+        let s = Settings {
+            db_path: Some(PathBuf::from("/x")),
+            ..Settings::default()
+        };
+        assert_eq!(s.db_dir(None), Some(PathBuf::from("/x")));
+    }
+}
