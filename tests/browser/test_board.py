@@ -288,28 +288,34 @@ def check_multipv(b):
     b.post("/api/new", {})
     b.el("go").click()
     b.wait("three analysis lines", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#analysis .line")) == 3)
-    lines = [e.text for e in b.d.find_elements(By.CSS_SELECTOR, "#analysis .line")]
+    # Read in one script: the lines are rebuilt with every info line the engine sends.
+    lines = b.js("return [...document.querySelectorAll('#analysis .line')].map(e => e.textContent);")
     assert [l[:2] for l in lines] == ["1.", "2.", "3."], lines
     log("ok: multipv 3 set in the settings panel, three lines:\n    " + "\n    ".join(lines))
     b.wait("three arrows", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#arrows [data-from][data-to]")) == 3)
-    best = b.d.find_element(By.CSS_SELECTOR, "#arrows g.best[data-from][data-to]")
-    first = b.state()["legal"]
-    pv1 = b.js("return shownLines().find(l => l.multipv === 1).squares[0];")
-    assert [int(best.get_attribute("data-from")), int(best.get_attribute("data-to"))] == [pv1[0], pv1[-1]], pv1
-    assert any(m["from"] == pv1[0] and m["to"] == pv1[-1] for m in first), (pv1, first)
-    log("ok: best-move arrow %s-%s in the DOM, thinner arrows for lines 2 and 3"
-        % (best.get_attribute("data-from"), best.get_attribute("data-to")))
     b.wait("the best move announced", lambda: b.text_content("announce").startswith("Best move"))
     log("ok: live region: " + b.text_content("announce"))
+    # The rest on still lines: the analysis stopped, its last lines stay on the page.
+    b.el("stop").click()
+    b.ready()
+    best, pv1 = b.js("const g = document.querySelector('#arrows g.best[data-from][data-to]');"
+                     "return [g && [Number(g.dataset.from), Number(g.dataset.to)],"
+                     " shownLines().find(l => l.multipv === 1).squares[0]];")
+    first = b.state()["legal"]
+    assert best == [pv1[0], pv1[-1]], (best, pv1)
+    assert any(m["from"] == pv1[0] and m["to"] == pv1[-1] for m in first), (pv1, first)
+    arrows = b.js("return [...document.querySelectorAll('#arrows g[data-from][data-to]')]"
+                  ".map(g => [g.dataset.multipv, g.getAttribute('stroke-width')]);")
+    assert sorted(arrows) == [["1", "0.16"], ["2", "0.08"], ["3", "0.08"]], arrows
+    log("ok: best-move arrow %d-%d in the DOM, thinner arrows for lines 2 and 3" % tuple(best))
     # The PV played out on the preview board on hover.
+    assert not b.el("preview-box").is_displayed(), "the preview board shows before any hover"
     move = b.d.find_element(By.CSS_SELECTOR, '#analysis .line[data-multipv="1"] .pvmove')
     ActionChains(b.d).move_to_element(move).perform()
     b.wait("the preview board", lambda: b.el("preview-box").is_displayed())
     shown = b.js("return [...document.querySelectorAll('#preview .p')].length;")
     assert shown == 24, shown
     log("ok: hovering the PV shows it on the preview board: " + b.text("preview-caption"))
-    b.el("stop").click()
-    b.ready()
     box = b.el("param-multipv")
     box.clear()
     box.send_keys("1\t")
@@ -548,6 +554,7 @@ def main():
             check_multipv(b)
             check_proven_score(b)
         check_review(b, 0.3 if engine else 0.2)
+        b.js("window.scrollTo(0, 0);")
         b.screenshot("desktop-" + name)
         run_axe(b, "desktop, " + name)
         if not engine:

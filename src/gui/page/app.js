@@ -13,6 +13,8 @@ let focusSquare = 22;   // the board's one tab stop (roving)
 let downSquare = null;  // square where the pointer went down (drag to move)
 let lastBest = "";      // best move last announced
 let paramsShown = "";   // the parameter list the settings panel was built for
+let analysisShown = ""; // the analysis lines the panel was built for
+let previewing = null;  // the line and move on the preview board: {multipv, index}
 
 const PIECE_NAMES = { w: "white man", b: "black man", W: "white king", B: "black king" };
 
@@ -366,9 +368,15 @@ function shownLines() {
 }
 
 function renderAnalysis() {
-  const box = $("analysis");
-  box.textContent = "";
   const shown = shownLines();
+  // Rebuilt only when the lines change (not on every clock tick or state event), so a
+  // line under the mouse or the keyboard focus stays where it is.
+  const signature = JSON.stringify(shown);
+  if (signature === analysisShown) return;
+  analysisShown = signature;
+  const box = $("analysis");
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.multipv : null;
+  box.textContent = "";
   for (const l of shown) {
     const d = document.createElement("div");
     d.className = "line";
@@ -400,6 +408,13 @@ function renderAnalysis() {
     d.addEventListener("mouseleave", hidePreview);
     d.addEventListener("blur", hidePreview);
     box.appendChild(d);
+    if (focused === String(l.multipv)) d.focus();
+  }
+  // The preview follows its line as the engine deepens it.
+  if (previewing) {
+    const l = shown.find((x) => x.multipv === previewing.multipv);
+    if (l) preview(l, previewing.index);
+    else hidePreview();
   }
   drawArrows(shown);
   const best = shown.find((l) => l.multipv === 1) || shown[0];
@@ -480,9 +495,11 @@ function preview(l, index) {
   }
   $("preview-caption").textContent = `After ${l.pv.slice(0, i + 1).join(" ")}`;
   $("preview-box").hidden = false;
+  previewing = { multipv: l.multipv, index };
 }
 
 function hidePreview() {
+  previewing = null;
   $("preview-box").hidden = true;
   document.querySelectorAll(".pvmove.hl").forEach((m) => m.classList.remove("hl"));
 }
@@ -805,6 +822,7 @@ function setupControls() {
     flipped = !flipped;
     $("evalbar").classList.toggle("flipped", flipped);
     buildBoard();
+    analysisShown = ""; // the arrows turn with the board
     render();
   };
   $("numbers").onchange = () => $("board").classList.toggle("numbers", $("numbers").checked);
