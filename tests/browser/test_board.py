@@ -416,6 +416,8 @@ def check_clock_loss(b):
     log("ok: a 3 s clock: %s (clocks %s / %s)" % (b.text("result"), b.text("clock-white"), b.text("clock-black")))
     pdn = b.js("return fetch('/api/pdn').then(r => r.text());")
     assert '[Result "0-1"]' in pdn and "lost on time" in pdn, pdn
+    b.js("window.scrollTo(0, 0);")
+    b.screenshot("clock")
     Select(b.el("time-control")).select_by_value("move")
     b.wait("no clocks", lambda: b.state()["clock"] is None)
 
@@ -559,7 +561,6 @@ def main():
         run_axe(b, "desktop, " + name)
         if not engine:
             check_clock_loss(b)
-            b.screenshot("clock")
             check_keyboard_game(b)
             check_phone(b)
     finally:
