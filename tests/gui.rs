@@ -506,30 +506,45 @@ fn browser_plays_and_analyses() {
     }
 }
 
-/// Reads an event stream until an `analysis` event satisfies `done`.
-fn read_analysis(gui: &Gui, done: impl Fn(&Value) -> bool) -> Value {
-    let mut stream = TcpStream::connect(&gui.host).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("timeout");
-    let head = format!("GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n", gui.host);
-    stream.write_all(head.as_bytes()).expect("write");
-    let mut reader = BufReader::new(stream);
-    let mut event = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(
-            reader.read_line(&mut line).expect("read") > 0,
-            "stream closed"
-        );
-        if let Some(name) = line.strip_prefix("event: ") {
-            event = name.trim().to_string();
-        } else if let Some(data) = line.strip_prefix("data: ")
-            && event == "analysis"
-        {
-            let value: Value = serde_json::from_str(data).expect("JSON event");
-            if done(&value) {
-                return value;
+/// An open event stream, as a page holds one. The server stops the analysis when its
+/// last page goes away, so a test that analyses keeps one open throughout.
+struct Events(BufReader<TcpStream>);
+
+impl Events {
+    fn open(gui: &Gui) -> Events {
+        let mut stream = TcpStream::connect(&gui.host).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        let head = format!("GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n", gui.host);
+        stream.write_all(head.as_bytes()).expect("write");
+        Events(BufReader::new(stream))
+    }
+
+    /// Reads events until an `analysis` event satisfies `done` (at most 120 s).
+    fn analysis_until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut event = String::new();
+        let mut last = Value::Null;
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "no such analysis event; the last: {last}"
+            );
+            let mut line = String::new();
+            assert!(
+                self.0.read_line(&mut line).expect("read") > 0,
+                "stream closed"
+            );
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.trim().to_string();
+            } else if let Some(data) = line.strip_prefix("data: ")
+                && event == "analysis"
+            {
+                last = serde_json::from_str(data).expect("JSON event");
+                if done(&last) {
+                    return last;
+                }
             }
         }
     }
@@ -561,10 +576,9 @@ fn engine_parameters_reach_the_engine() {
         "/api/engine/param",
         json!({"name": "multipv", "value": 3}),
     );
+    let mut page = Events::open(&gui);
     post_ok(&gui, "/api/analysis", json!({"run": true}));
-    let analysis = read_analysis(&gui, |a| {
-        a["lines"].as_array().is_some_and(|l| l.len() == 3)
-    });
+    let analysis = page.analysis_until(|a| a["lines"].as_array().is_some_and(|l| l.len() == 3));
     let ranks: Vec<&Value> = analysis["lines"]
         .as_array()
         .unwrap()
@@ -590,7 +604,7 @@ fn engine_parameters_reach_the_engine() {
         json!({"name": "multipv", "value": 1}),
     );
     post_ok(&gui, "/api/position", json!({"fen": "W:W19:B14,6"}));
-    let analysis = read_analysis(&gui, |a| {
+    let analysis = page.analysis_until(|a| {
         a["lines"][0]["score_text"]
             .as_str()
             .is_some_and(|t| t.contains(" wins in "))
