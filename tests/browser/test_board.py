@@ -15,7 +15,8 @@ serious or critical violation. With Damiera's own engine also: multipv 3 set in 
 settings panel and three lines with their arrows, a proven score as "... wins in N",
 the PV preview on hover, the best move announced, a game lost on time on a 3 s clock,
 a whole game played with the keyboard only, and a 390x844 phone: the whole board in
-view, no horizontal scroll, a move by touch. Screenshots: target/gui-*.png.
+view, no horizontal scroll, a move by touch. Screenshots: target/gui-*.png
+(desktop-damiera, desktop-minimal, analysis, clock, phone, phone-panel).
 
 Exit status 0 on success; the first failed check raises. Exit 77 when Selenium or
 axe-core is missing (the Rust test turns that into a failure under CI=true).
@@ -316,6 +317,8 @@ def check_multipv(b):
     shown = b.js("return [...document.querySelectorAll('#preview .p')].length;")
     assert shown == 24, shown
     log("ok: hovering the PV shows it on the preview board: " + b.text("preview-caption"))
+    b.js("window.scrollTo(0, 0);")
+    b.screenshot("analysis")
     box = b.el("param-multipv")
     box.clear()
     box.send_keys("1\t")
