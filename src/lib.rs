@@ -13,8 +13,11 @@
 //! - [`engine`] (→ search): the search thread and its channels;
 //! - [`train`] (→ search, game): self-play data and weight fitting;
 //! - [`hub`] (→ engine, game): the Hub protocol, engine side and client side;
-//! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game): Hub clients,
-//!   the match runner and the web board;
+//! - [`review`] (→ search scores, game): a game's moves scored against the best ones,
+//!   `?`/`??` marks, the evaluation curve and the annotated PDN, the same for
+//!   `damiera analyse` and the web board;
+//! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game, review): Hub
+//!   clients, the match runner and the web board;
 //! - [`cli`] (→ all): the command-line tools;
 //! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems.
 
@@ -27,6 +30,7 @@ pub mod gui;
 pub mod hub;
 pub mod matchrun;
 pub mod movegen;
+pub mod review;
 pub mod search;
 pub mod shard;
 pub mod train;

@@ -21,9 +21,10 @@ use crate::search::{
 };
 
 use super::CliError;
-use super::annotate::{Marks, annotate};
 use super::output::TempFile;
 use super::plot::{Target, svg};
+use crate::review::annotate::{annotate, annotator};
+use crate::review::{Marks, PlyVerdict, played_score_from_lines};
 
 /// Arguments of `analyse`.
 #[derive(Args, Debug)]
@@ -145,22 +146,6 @@ pub struct LineJson {
     pub pv: Vec<String>,
 }
 
-/// What the analysis of one played move found, in search units, for annotating and
-/// plotting a game.
-#[derive(Clone, Debug)]
-pub struct PlyVerdict {
-    /// The position before the move.
-    pub position: Position,
-    /// Score of the best move, for the side to move.
-    pub best_score: i32,
-    /// The engine's line.
-    pub best_pv: Vec<Move>,
-    /// Score after the move played, for the side that played it.
-    pub played_score: i32,
-    /// Men lost against the best move (≥ 0).
-    pub loss: f64,
-}
-
 /// A position to analyse, with the game context when it comes from PDN.
 struct Job {
     position: Position,
@@ -203,7 +188,7 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         let pdn_games: Vec<PdnGame> = games
             .iter()
             .zip(&verdicts)
-            .map(|(g, v)| annotate(&g.pdn, v, marks, &limits))
+            .map(|(g, v)| annotate(&g.pdn, v, marks, &annotator(&budget(&limits))))
             .collect();
         file.write_all(write_pdn(&pdn_games).as_bytes())?;
         file.commit()?;
@@ -370,6 +355,16 @@ fn limits(args: &AnalyseArgs) -> Limits {
     limits
 }
 
+/// The search budget for the `Annotator` tag: `depth 10`, `5000 nodes` or `1 s`.
+fn budget(limits: &Limits) -> String {
+    match (limits.depth, limits.nodes, limits.move_time) {
+        (Some(d), _, _) => format!("depth {d}"),
+        (_, Some(n), _) => format!("{n} nodes"),
+        (_, _, Some(t)) => format!("{t} s"),
+        _ => String::new(),
+    }
+}
+
 fn analyse(
     job: &Job,
     limits: &Limits,
@@ -384,12 +379,11 @@ fn analyse(
     let Some((game, ply, played)) = job.game else {
         return (analysis, None);
     };
-    let from_lines = result
+    let lines = result
         .lines
         .iter()
-        .find(|l| l.pv.first() == Some(&played))
-        .map(|l| l.score);
-    let played_score = match from_lines {
+        .map(|l| (l.pv.first().copied(), l.score));
+    let played_score = match played_score_from_lines(played, lines) {
         Some(score) => score,
         None => {
             let history = if is_irreversible(pos, played) {
@@ -400,20 +394,14 @@ fn analyse(
             -search(&pos.play(played), &history, limits, ctx, |_| {}).score
         }
     };
-    let loss = (in_men(result.score) - in_men(played_score)).max(0.0);
+    let verdict = PlyVerdict::new(*pos, result.score, result.pv.clone(), played_score);
+    let loss = verdict.loss;
     analysis.game = Some(game);
     analysis.ply = Some(ply);
     analysis.played = Some(path_text(pos, played));
     analysis.played_score = Some(round2(in_men(played_score)));
     analysis.loss = Some(round2(loss));
     analysis.blunder = Some(loss >= args.blunder);
-    let verdict = PlyVerdict {
-        position: *pos,
-        best_score: result.score,
-        best_pv: result.pv.clone(),
-        played_score,
-        loss,
-    };
     (analysis, Some(verdict))
 }
 

@@ -14,16 +14,35 @@ pub struct GuiArgs {
     /// Port to listen on (default: a free port).
     #[arg(long)]
     pub port: Option<u16>,
-    /// Address to listen on. Anyone who can reach it controls the engine: keep it on
-    /// loopback unless you mean to share the board.
+    /// Address to listen on. On an address other machines can reach (`0.0.0.0`, a LAN
+    /// address) every request from another machine must carry the token printed in the
+    /// URL; loopback needs none.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// The token other machines must present (default: a random one, printed in the
+    /// URL, when --host is not loopback). Letters, digits, `-` and `_`, 8 to 128.
+    #[arg(long, value_parser = parse_token)]
+    pub token: Option<String>,
     /// Hub engine command line (quotes group words); default: this program's `hub` mode.
     #[arg(long)]
     pub engine: Option<String>,
     /// Do not open a browser; just print the address.
     #[arg(long)]
     pub no_open: bool,
+}
+
+/// A token for clap: 8 to 128 characters from `A-Z a-z 0-9 - _` (it travels in a URL
+/// and a cookie, unescaped).
+fn parse_token(text: &str) -> Result<String, String> {
+    let ok = (8..=128).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok {
+        Ok(text.to_string())
+    } else {
+        Err("a token is 8 to 128 characters from A-Z, a-z, 0-9, '-' and '_'".into())
+    }
 }
 
 fn engine_spec(args: &GuiArgs) -> Result<EngineSpec, CliError> {
@@ -53,11 +72,8 @@ fn engine_spec(args: &GuiArgs) -> Result<EngineSpec, CliError> {
 
 /// Starts the server, prints its address (first line of stdout) and serves forever.
 pub fn run(args: &GuiArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let config = Config {
-        host: args.host.clone(),
-        port: args.port.unwrap_or(0),
-        engine: engine_spec(args)?,
-    };
+    let mut config = Config::new(&args.host, args.port.unwrap_or(0), engine_spec(args)?);
+    config.token = args.token.clone();
     let server = Server::bind(config).map_err(CliError)?;
     let url = server.url().to_string();
     let _ = writeln!(out, "Damiera board: {url}");

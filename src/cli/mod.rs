@@ -1,7 +1,6 @@
 //! The command-line tools: argument parsing and one module per subcommand.
 
 pub mod analyse;
-pub mod annotate;
 pub mod bench;
 pub mod board_view;
 pub mod egdb;

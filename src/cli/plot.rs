@@ -6,15 +6,10 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 
 use crate::game::pdn::PdnGame;
-use crate::search::score::in_men;
+use crate::review::{CLIP, Marks, PlyVerdict, curve};
 
 use super::CliError;
-use super::analyse::PlyVerdict;
-use super::annotate::{Marks, white_view};
 use super::output::TempFile;
-
-/// Scores are clipped to ± this many men so that a won game does not flatten the rest.
-pub const CLIP: f64 = 3.0;
 /// Chart size in pixels.
 const SIZE: (u32, u32) = (900, 420);
 
@@ -69,23 +64,6 @@ impl Target {
 
 fn chart_path(dir: &Path, game: usize) -> PathBuf {
     dir.join(format!("game-{game}.svg"))
-}
-
-/// The points of the curve: ply 0 (the start) and the score after each move, in men
-/// from White's view, clipped to ±[`CLIP`].
-pub fn curve(verdicts: &[PlyVerdict]) -> Vec<(f64, f64)> {
-    let clip = |score: i32| in_men(score).clamp(-CLIP, CLIP);
-    let start = verdicts.first().map(|v| {
-        (
-            0.0,
-            clip(white_view(v.position.side_to_move(), v.best_score)),
-        )
-    });
-    let after_moves = verdicts.iter().enumerate().map(|(i, v)| {
-        let white = white_view(v.position.side_to_move(), v.played_score);
-        ((i + 1) as f64, clip(white))
-    });
-    start.into_iter().chain(after_moves).collect()
 }
 
 /// The title: players and result from the tags.

@@ -1,23 +1,29 @@
 //! The engine thread: keeps the Hub engine process in step with the state.
 //!
-//! After every change it compares the search the state calls for (a move to play, or
-//! analysis of the position shown) with the search that is out. A search that is no
-//! longer wanted is stopped; its late `info` and `done` lines are ignored. An engine
-//! that exits, or does not answer `stop` in time, is reported and can be restarted.
+//! After every change (and on a 100 ms tick) it compares the search the state calls for
+//! — a move to play, analysis of the position shown, or the next position of a review —
+//! with the search that is out. A search that is no longer wanted is stopped; its late
+//! `info` and `done` lines are ignored. Parameters the user set are sent with
+//! `set-param` between searches. An engine that exits, or does not answer `stop` in
+//! time, is reported and can be restarted.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, select};
 use serde_json::{Value, json};
 
+use super::game::board_json;
+use super::review::Eval;
 use super::state::{App, EngineCmd, EngineStatus, Mode, State};
 use crate::board::{Color, Position};
 use crate::hub::client::{EngineProc, EngineSpec, EngineStderr};
-use crate::hub::parser::{GoMode, Level, PositionSpec, parse_line};
+use crate::hub::parser::{Clock, GoMode, Level, PositionSpec, parse_line};
 use crate::hub::response::{Done, Info};
 use crate::hub::{Command, Response, parse_response};
-use crate::movegen::{parse_move, path_text};
+use crate::movegen::{capture_paths, parse_move, path_text};
+use crate::review::{from_hub_men, score_text, white_view};
 
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -25,35 +31,49 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 const THINK_GRACE: Duration = Duration::from_secs(5);
 /// How long the engine may take to answer `stop`.
 const STOP_GRACE: Duration = Duration::from_secs(10);
+/// How often the thread looks at the clocks and the deadlines.
+const TICK: Duration = Duration::from_millis(100);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Think,
-    Analyse,
+/// Which search: a move to play in a line, analysis of a position, a review's position.
+#[derive(Clone, Debug, PartialEq)]
+enum Key {
+    /// The engine's move at the end of the line `moves` from `start`.
+    Think { start: Position, moves: Vec<String> },
+    /// Analysis of the position `moves` from `start` lead to.
+    Analyse { start: Position, moves: Vec<String> },
+    /// Position `ply` of review `id`.
+    Review { id: u64, ply: usize },
 }
 
 /// The search the state calls for.
 struct Want {
-    kind: Kind,
-    version: u64,
+    key: Key,
+    params: u64,
     start: Position,
     moves: Vec<String>,
     pos: Position,
-    movetime: f64,
+    level: Level,
+    mode: GoMode,
+    /// Think: when to stop an overrunning search; review: when to stop the search.
+    limit: Option<Duration>,
+    /// The side whose clock runs while the engine thinks (clocks resume at `go`).
+    clock_side: Option<Color>,
 }
 
 /// A search that is out.
 struct Search {
-    kind: Kind,
-    version: u64,
+    key: Key,
+    params: u64,
     pos: Position,
-    /// When the engine must have answered (thinking: move time plus a grace; after a
-    /// `stop`: a grace); `None` for analysis that runs until stopped.
+    /// When to act: send `stop` (a timed search) or give up on the engine (after a
+    /// `stop`); `None` for analysis that runs until stopped.
     deadline: Option<Instant>,
     /// No longer wanted: `stop` was sent and its answer will be ignored.
     stale: bool,
-    /// `stop` was sent because the move time was overrun.
-    overran: bool,
+    /// `stop` was sent because the time was up; the answer still counts.
+    stop_sent: bool,
+    /// The latest line per MultiPV index: score (men) and PV (Hub form).
+    lines: BTreeMap<u32, (Option<f64>, Vec<String>)>,
 }
 
 /// The engine thread's own state.
@@ -63,29 +83,114 @@ pub struct Worker {
     inbox: Receiver<EngineCmd>,
     proc: Option<EngineProc>,
     search: Option<Search>,
-    finished: Option<u64>,
+    finished: Option<(Key, u64)>,
+    /// Parameter values this process has been sent.
+    sent: BTreeMap<String, String>,
+}
+
+/// The `level` for the engine's move: its clock (time before the increment, as the Hub
+/// protocol counts it) or the seconds per move; and when to stop it at the latest.
+fn think_level(st: &State, side: Color) -> (Level, Duration) {
+    match st.clocks.control() {
+        Some(control) => {
+            let left = st.clocks.left(side, Instant::now());
+            let before_inc = left.as_secs_f64() - control.inc.as_secs_f64();
+            let level = Level {
+                clock: Some(Clock {
+                    moves: None,
+                    time: (before_inc * 1000.0).round() / 1000.0,
+                    inc: control.inc.as_secs_f64(),
+                }),
+                ..Level::default()
+            };
+            (level, left + THINK_GRACE)
+        }
+        None => {
+            let level = Level {
+                move_time: Some(st.settings.movetime),
+                ..Level::default()
+            };
+            (
+                level,
+                Duration::from_secs_f64(st.settings.movetime) + THINK_GRACE,
+            )
+        }
+    }
 }
 
 fn wanted(st: &State) -> Option<Want> {
     let game = &st.game;
-    if game.verdict_at(game.cursor()).is_over() {
-        return None;
+    if let Some(job) = st.review.as_ref().and_then(|r| r.next_job()) {
+        let seconds = st.review.as_ref().map_or(1.0, |r| r.seconds);
+        return Some(Want {
+            key: Key::Review {
+                id: st.review.as_ref().map_or(0, |r| r.id),
+                ply: job.ply,
+            },
+            params: st.params_version,
+            start: job.start,
+            moves: job.moves,
+            pos: job.pos,
+            level: Level {
+                move_time: Some(seconds),
+                ..Level::default()
+            },
+            mode: GoMode::Analyze,
+            limit: Some(Duration::from_secs_f64(seconds)),
+            clock_side: None,
+        });
     }
     let s = &st.settings;
-    let pos = game.current();
-    let kind = match s.mode {
-        Mode::Analyse if s.analysing => Kind::Analyse,
-        Mode::Play if game.at_end() && s.engine_side == Some(pos.side_to_move()) => Kind::Think,
-        _ => return None,
-    };
-    Some(Want {
-        kind,
-        version: st.version,
-        start: game.start(),
-        moves: game.hub_moves_to_cursor(),
-        pos,
-        movetime: s.movetime,
-    })
+    match s.mode {
+        Mode::Analyse if s.analysing && st.ending_shown().is_none() => {
+            let moves = game.hub_moves_to_cursor();
+            Some(Want {
+                key: Key::Analyse {
+                    start: game.start(),
+                    moves: moves.clone(),
+                },
+                params: st.params_version,
+                start: game.start(),
+                moves,
+                pos: game.current(),
+                level: Level {
+                    infinite: true,
+                    ..Level::default()
+                },
+                mode: GoMode::Analyze,
+                limit: None,
+                clock_side: None,
+            })
+        }
+        Mode::Play => {
+            let line = game.game();
+            let side = line.position().side_to_move();
+            if st.ending().is_some() || !st.engine_plays(side) {
+                return None;
+            }
+            let moves: Vec<String> = line
+                .moves()
+                .iter()
+                .map(|&m| crate::movegen::hub_text(m))
+                .collect();
+            let (level, limit) = think_level(st, side);
+            Some(Want {
+                key: Key::Think {
+                    start: game.start(),
+                    moves: moves.clone(),
+                },
+                params: st.params_version,
+                start: game.start(),
+                moves,
+                pos: line.position(),
+                level,
+                mode: GoMode::Think,
+                limit: Some(limit),
+                clock_side: st.clocks.control().map(|_| side),
+            })
+        }
+        Mode::Analyse => None,
+    }
 }
 
 /// The `multipv=` key of an info line (a Hub extension), if any.
@@ -99,39 +204,57 @@ fn multipv_of(line: &str) -> Option<u32> {
         .flatten()
 }
 
-/// A PV in path form where it replays legally from `pos`; the rest as sent.
-fn pv_text(pos: Position, pv: &[String]) -> Vec<String> {
+/// A PV as the page shows it: each move in path form, its landing squares (start
+/// included) and the board after it, as far as the moves replay legally; the rest as
+/// sent, without squares or boards.
+fn pv_json(pos: Position, pv: &[String]) -> (Vec<String>, Vec<Vec<u8>>, Vec<String>) {
     let mut pos = pos;
-    let mut out = Vec::new();
+    let (mut texts, mut squares, mut boards) = (Vec::new(), Vec::new(), Vec::new());
     for (i, m) in pv.iter().enumerate() {
         match parse_move(&pos, m) {
             Ok(mv) => {
-                out.push(path_text(&pos, mv));
+                texts.push(path_text(&pos, mv));
+                let path = if mv.is_capture() {
+                    capture_paths(&pos, mv)
+                        .first()
+                        .map(|p| p.iter().map(|s| s.number()).collect())
+                        .unwrap_or_default()
+                } else {
+                    vec![mv.from().number(), mv.to().number()]
+                };
+                squares.push(path);
                 pos = pos.play(mv);
+                boards.push(board_json(&pos));
             }
             Err(_) => {
-                out.extend(pv[i..].iter().cloned());
+                texts.extend(pv[i..].iter().cloned());
                 break;
             }
         }
     }
-    out
+    (texts, squares, boards)
 }
 
+/// One analysis line for the page: depth, score (as sent, White's view in men and as
+/// text: `White wins in 7` for proven and database scores), nodes, nps, the PV in path
+/// form with each move's squares and the board after it.
 fn info_json(line: &str, info: &Info, pos: Position) -> Value {
-    let white_score = info.score.map(|s| match pos.side_to_move() {
-        Color::White => s,
-        Color::Black => -s,
-    });
+    let units = info.score.and_then(from_hub_men);
+    let white = units.map(|u| white_view(pos.side_to_move(), u));
+    let (pv, squares, boards) = pv_json(pos, info.pv.as_deref().unwrap_or(&[]));
     json!({
+        "fen": pos.to_fen(),
         "multipv": multipv_of(line).unwrap_or(1),
         "depth": info.depth,
         "score": info.score,
-        "white_score": white_score,
+        "white_score": white.map(crate::search::score::in_men),
+        "score_text": white.map(score_text),
         "nodes": info.nodes,
         "time": info.time,
         "nps": info.nps,
-        "pv": pv_text(pos, info.pv.as_deref().unwrap_or(&[])),
+        "pv": pv,
+        "squares": squares,
+        "boards": boards,
         "line": line,
     })
 }
@@ -146,12 +269,14 @@ impl Worker {
             proc: None,
             search: None,
             finished: None,
+            sent: BTreeMap::new(),
         }
     }
 
     /// Starts the engine and serves until the inbox closes.
     pub fn run(mut self) {
         self.restart();
+        let tick = crossbeam_channel::tick(TICK);
         loop {
             self.reconcile();
             let lines = self
@@ -168,25 +293,24 @@ impl Worker {
                     Ok(line) => self.on_line(&line),
                     Err(_) => self.died("the engine exited"),
                 },
-                default(Duration::from_millis(100)) => self.check_time(),
+                recv(tick) -> _ => {}
             }
+            self.check_time();
+            self.app.check_flag();
         }
     }
 
     fn set_engine(&self, change: impl FnOnce(&mut State)) {
-        {
-            let mut st = self.app.state.lock();
-            change(&mut st);
-            st.revision += 1;
-        }
-        self.app.publish();
+        self.app.update(true, change);
     }
 
-    /// Kills the engine if it runs, starts a new one and runs the handshake.
+    /// Kills the engine if it runs, starts a new one and runs the handshake. The user's
+    /// parameter values are sent again before the next search.
     fn restart(&mut self) {
         self.proc = None;
         self.search = None;
         self.finished = None;
+        self.sent.clear();
         self.set_engine(|st| {
             st.engine = EngineStatus::Starting;
             st.engine_pid = None;
@@ -196,6 +320,7 @@ impl Worker {
                 let _ = p.send(&Command::NewGame);
                 let name = p.name().unwrap_or(&self.spec.name).to_string();
                 let pid = p.pid();
+                let params = p.params().to_vec();
                 eprintln!("gui: engine {name} started (pid {pid})");
                 self.proc = Some(p);
                 self.set_engine(|st| {
@@ -203,6 +328,9 @@ impl Worker {
                     st.engine_name = name;
                     st.engine_pid = Some(pid);
                     st.engine_message = None;
+                    st.param_values
+                        .retain(|k, _| params.iter().any(|p| &p.name == k));
+                    st.params = params;
                 });
             }
             Err(e) => {
@@ -238,16 +366,20 @@ impl Worker {
         }
     }
 
-    /// Stops a search that is no longer wanted, or starts the wanted one.
+    /// Stops a search that is no longer wanted; when idle, sends changed parameters and
+    /// starts the wanted search.
     fn reconcile(&mut self) {
         if self.proc.is_none() {
             return;
         }
-        let want = wanted(&self.app.state.lock());
+        let (want, values) = {
+            let st = self.app.state.lock();
+            (wanted(&st), st.param_values.clone())
+        };
         if let Some(s) = &mut self.search {
             let current = want
                 .as_ref()
-                .is_some_and(|w| w.version == s.version && w.kind == s.kind);
+                .is_some_and(|w| w.key == s.key && w.params == s.params);
             if !current && !s.stale {
                 s.stale = true;
                 s.deadline = Some(Instant::now() + STOP_GRACE);
@@ -255,55 +387,49 @@ impl Worker {
             }
             return;
         }
+        for (name, value) in values {
+            if self.sent.get(&name) != Some(&value) {
+                self.send(&Command::SetParam {
+                    name: name.clone(),
+                    value: value.clone(),
+                });
+                self.sent.insert(name, value);
+            }
+        }
         match want {
-            Some(w) if self.finished != Some(w.version) => self.start(w),
+            Some(w) if self.finished.as_ref() != Some(&(w.key.clone(), w.params)) => self.start(w),
             _ => {}
         }
     }
 
     fn start(&mut self, w: Want) {
-        let level = match w.kind {
-            Kind::Think => Level {
-                move_time: Some(w.movetime),
-                ..Level::default()
-            },
-            Kind::Analyse => Level {
-                infinite: true,
-                ..Level::default()
-            },
-        };
-        let mode = match w.kind {
-            Kind::Think => GoMode::Think,
-            Kind::Analyse => GoMode::Analyze,
-        };
         self.send(&Command::Pos {
             position: PositionSpec::Hub(w.start.to_hub()),
             moves: w.moves,
         });
-        self.send(&Command::Level(level));
-        self.send(&Command::Go(mode));
+        self.send(&Command::Level(w.level));
+        self.send(&Command::Go(w.mode));
         if self.proc.is_none() {
             return;
         }
-        let deadline = (w.kind == Kind::Think)
-            .then(|| Instant::now() + Duration::from_secs_f64(w.movetime) + THINK_GRACE);
         self.search = Some(Search {
-            kind: w.kind,
-            version: w.version,
+            key: w.key,
+            params: w.params,
             pos: w.pos,
-            deadline,
+            deadline: w.limit.map(|l| Instant::now() + l),
             stale: false,
-            overran: false,
+            stop_sent: false,
+            lines: BTreeMap::new(),
         });
-        let analysis = {
-            let mut st = self.app.state.lock();
+        self.app.update(true, |st| {
             st.engine = EngineStatus::Ready { busy: true };
-            st.revision += 1;
             st.analysis.clear();
-            st.analysis_json()
-        };
-        self.app.publish();
-        self.app.events.send("analysis", &analysis.to_string());
+            if w.clock_side.is_some() && st.clocks.paused() {
+                // The engine's clock runs from its first move on, as a player's does.
+                st.clocks.resume();
+                st.sync_clocks(Instant::now());
+            }
+        });
     }
 
     fn on_line(&mut self, line: &str) {
@@ -320,42 +446,47 @@ impl Worker {
     }
 
     fn on_info(&mut self, line: &str, info: &Info) {
-        let Some(s) = &self.search else { return };
+        let Some(s) = &mut self.search else { return };
         if s.stale {
             return;
         }
+        let rank = multipv_of(line).unwrap_or(1);
+        if let Key::Review { .. } = s.key {
+            let pv = info.pv.clone().unwrap_or_default();
+            s.lines.insert(rank, (info.score, pv));
+            return;
+        }
         let entry = info_json(line, info, s.pos);
-        let data = {
-            let mut st = self.app.state.lock();
-            if st.version != s.version {
-                return;
+        let key = s.key.clone();
+        self.app.update(false, |st| {
+            if wanted(st).is_some_and(|w| w.key == key) {
+                st.analysis.insert(rank, entry);
             }
-            let key = entry["multipv"].as_u64().unwrap_or(1) as u32;
-            st.analysis.insert(key, entry);
-            st.analysis_json()
-        };
-        self.app.events.send("analysis", &data.to_string());
+        });
     }
 
     fn on_done(&mut self, done: Done) {
         let Some(s) = self.search.take() else { return };
-        self.finished = Some(s.version);
-        let current = !s.stale;
-        if s.kind == Kind::Think && current {
-            let played = self.app.change(|st| {
-                if st.version != s.version {
-                    return Err(String::new());
+        if !s.stale {
+            // Not asked again for the same search (a move the engine found, a review
+            // position, analysis the engine ended by itself); a search that was stopped
+            // because it was no longer wanted may be wanted again.
+            self.finished = Some((s.key.clone(), s.params));
+            match &s.key {
+                Key::Think { .. } => self.play(&s, &done),
+                Key::Review { id, ply } => {
+                    let lines: Vec<_> = s.lines.values().cloned().collect();
+                    let eval = Eval::from_hub(&s.pos, &lines);
+                    let (id, ply) = (*id, *ply);
+                    let _ = self.app.change(|st| match &mut st.review {
+                        Some(r) if r.id == id => {
+                            r.record(ply, eval);
+                            Ok(())
+                        }
+                        _ => Err(String::new()),
+                    });
                 }
-                let mv = done.mv.as_deref().ok_or("the engine found no move")?;
-                st.game
-                    .play_text(mv)
-                    .map_err(|e| format!("the engine's move was rejected: {e}"))
-            });
-            if let Err(message) = played
-                && !message.is_empty()
-            {
-                eprintln!("gui: {message}");
-                self.set_engine(|st| st.engine_message = Some(message));
+                Key::Analyse { .. } => {}
             }
         }
         self.set_engine(|st| {
@@ -365,18 +496,40 @@ impl Worker {
         });
     }
 
-    /// Stops a search that overran its time; kills an engine that ignores `stop`.
+    /// Plays the engine's move at the end of the line, charging its clock.
+    fn play(&mut self, s: &Search, done: &Done) {
+        let played = self.app.change(|st| {
+            if wanted(st).is_none_or(|w| w.key != s.key) {
+                return Err(String::new());
+            }
+            let mover = st.game.game().position().side_to_move();
+            let mv = done.mv.as_deref().ok_or("the engine found no move")?;
+            st.game
+                .play_at_end(mv)
+                .map_err(|e| format!("the engine's move was rejected: {e}"))?;
+            st.clocks.moved(mover, Instant::now());
+            Ok(())
+        });
+        if let Err(message) = played
+            && !message.is_empty()
+        {
+            eprintln!("gui: {message}");
+            self.set_engine(|st| st.engine_message = Some(message));
+        }
+    }
+
+    /// Sends `stop` when a timed search's time is up; kills an engine that ignores it.
     fn check_time(&mut self) {
         let Some(s) = &mut self.search else { return };
         if s.deadline.is_none_or(|d| Instant::now() < d) {
             return;
         }
-        if s.stale || s.overran {
+        if s.stale || s.stop_sent {
             self.died("the engine did not answer stop in time; it was killed");
             return;
         }
-        // The move that answers this stop still counts: the search is not stale.
-        s.overran = true;
+        // The answer to this stop still counts: the search is not stale.
+        s.stop_sent = true;
         s.deadline = Some(Instant::now() + STOP_GRACE);
         self.send(&Command::Stop);
     }
@@ -398,11 +551,15 @@ mod tests {
     fn pv_is_shown_in_path_form_as_far_as_it_is_legal() {
         let pos = Position::parse("W:W19:B14,6").unwrap();
         let pv = ["19x3x6x14".to_string(), "1-2".to_string()];
-        assert_eq!(pv_text(pos, &pv), ["19x10x3", "1-2"]);
+        let (texts, squares, boards) = pv_json(pos, &pv);
+        assert_eq!(texts, ["19x10x3", "1-2"]);
+        assert_eq!(squares, [vec![19, 10, 3]]);
+        assert_eq!(boards.len(), 1);
+        assert_eq!(&boards[0][2..3], "W", "crowned on 3");
     }
 
     #[test]
-    fn info_lines_carry_white_view_scores() {
+    fn info_lines_carry_white_view_scores_and_who_wins() {
         let line = "info depth=4 score=0.50 pv=\"9-13\" multipv=3";
         let Ok(Some(Response::Info(info))) = parse_response(line) else {
             panic!("not an info line");
@@ -411,6 +568,14 @@ mod tests {
         let v = info_json(line, &info, pos);
         assert_eq!(v["multipv"], 3);
         assert_eq!(v["white_score"], -0.5);
+        assert_eq!(v["score_text"], "-0.50");
         assert_eq!(v["pv"], json!(["9-13"]));
+        assert_eq!(v["squares"], json!([[9, 13]]));
+        let line = "info depth=9 score=99.84 pv=\"9-13\"";
+        let Ok(Some(Response::Info(info))) = parse_response(line) else {
+            panic!("not an info line");
+        };
+        let v = info_json(line, &info, pos);
+        assert_eq!(v["score_text"], "Black wins in 16");
     }
 }

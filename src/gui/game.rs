@@ -1,19 +1,32 @@
-//! The game shown on the board: a [`Game`] of the game room and the ply being viewed,
-//! with its moves and verdict as the page reads them, and PDN in and out.
+//! The game shown on the board: every line played (a [`Tree`] of moves), the line being
+//! shown — a [`Game`] of the game room, so the rules' verdict is the same as everywhere
+//! else — and the ply viewed in it, with the moves as the page reads them and PDN in and
+//! out (variations included).
 
 use serde_json::{Value, json};
 
 use crate::board::{Color, Move, Position};
-use crate::game::pdn::{PdnGame, parse_pdn, write_pdn};
+use crate::game::pdn::{PdnGame, PdnMove, parse_pdn, write_pdn};
 use crate::game::pdn_file::{describe, read_games};
 use crate::game::replay::replay_game;
 use crate::game::{DrawRules, Game, Verdict};
-use crate::movegen::{capture_paths, hub_text, legal_moves, path_text};
+use crate::movegen::{capture_paths, hub_text, legal_moves, parse_move, path_text};
 
-/// A game and the ply shown on the board.
+use super::tree::{NodePath, Tree};
+
+/// Deepest nesting of PDN variations read from a file; deeper ones are left out (they
+/// are read recursively, and a file is outside input).
+const MAX_VARIATION_DEPTH: usize = 24;
+
+/// Every line played, the line shown and the ply viewed in it.
 #[derive(Clone, Debug)]
 pub struct ShownGame {
+    tree: Tree,
+    /// The line shown, from the start: child indices (see [`NodePath`]).
+    path: NodePath,
+    /// The line shown, replayed by the rules.
     game: Game,
+    /// The ply viewed in the line (0 = start position).
     cursor: usize,
 }
 
@@ -26,6 +39,19 @@ pub enum PdnLoad {
     Choose(Vec<String>),
 }
 
+/// How a game ended when not by the rules' verdict (a flag fell), for the page and PDN.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// Why, in words (the PDN `Termination`).
+    pub reason: String,
+}
+
+/// How the page marks a move of the tree (the review's `?`/`??`): given the moves
+/// from the start up to and including it.
+pub type MarkFn<'a> = dyn Fn(&[Move]) -> Option<&'static str> + 'a;
+
 impl ShownGame {
     /// A game from `start` with no moves, under the default draw rules.
     pub fn new(start: Position) -> ShownGame {
@@ -35,14 +61,26 @@ impl ShownGame {
     /// A game from `start` with no moves, under `rules`.
     pub fn with_rules(start: Position, rules: DrawRules) -> ShownGame {
         ShownGame {
+            tree: Tree::default(),
+            path: Vec::new(),
             game: Game::with_rules(start, rules),
             cursor: 0,
         }
     }
 
-    /// The game.
+    /// The line shown, as a game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// Every line played.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The line shown, as child indices from the start.
+    pub fn path(&self) -> &[usize] {
+        &self.path
     }
 
     /// The start position.
@@ -50,31 +88,31 @@ impl ShownGame {
         self.game.start()
     }
 
-    /// The moves played.
+    /// The moves of the line shown.
     pub fn moves(&self) -> &[Move] {
         self.game.moves()
     }
 
-    /// The ply shown (0 = start position).
+    /// The ply viewed (0 = start position).
     pub fn cursor(&self) -> usize {
         self.cursor
     }
 
-    /// True when the last position is shown.
+    /// True when the last position of the line is shown.
     pub fn at_end(&self) -> bool {
         self.cursor == self.game.plies()
     }
 
-    /// The position shown.
+    /// The position viewed.
     pub fn current(&self) -> Position {
         self.game.positions()[self.cursor]
     }
 
-    /// Shows ply `ply`; `Err` when there is no such ply.
+    /// Shows ply `ply` of the line; `Err` when there is no such ply.
     pub fn goto(&mut self, ply: usize) -> Result<(), String> {
         if ply > self.game.plies() {
             return Err(format!(
-                "no ply {ply}: the game has {} plies",
+                "no ply {ply}: the line has {} plies",
                 self.game.plies()
             ));
         }
@@ -82,54 +120,148 @@ impl ShownGame {
         Ok(())
     }
 
-    /// Plays `text` (path or Hub form) in the position shown; later moves are dropped.
-    /// A game over by the rules at the ply shown takes no move.
+    /// Shows the node at `path` (child indices from the start): its line, extended by
+    /// main continuations, becomes the line shown, viewed at that node.
+    pub fn select(&mut self, path: &[usize]) -> Result<(), String> {
+        if self.tree.node(path).is_none() {
+            return Err("no such move in the game".into());
+        }
+        let mut line = path.to_vec();
+        self.tree.extend_main(&mut line);
+        self.set_line(line);
+        self.cursor = path.len();
+        Ok(())
+    }
+
+    /// Shows the line `moves` (it must be in the tree), viewed at ply `ply`.
+    pub fn select_moves(&mut self, moves: &[Move], ply: usize) -> Result<(), String> {
+        let path = self
+            .tree
+            .find(moves)
+            .ok_or("that line is no longer in the game")?;
+        self.select(&path[..ply.min(path.len())])?;
+        Ok(())
+    }
+
+    /// Makes `line` the line shown and replays it (it is in the tree).
+    fn set_line(&mut self, line: NodePath) {
+        let moves = self.tree.line(&line).unwrap_or_default();
+        let mut game = Game::with_rules(self.start(), self.game.rules());
+        for mv in moves {
+            game.play(mv);
+        }
+        self.game = game;
+        self.path = line;
+        self.cursor = self.cursor.min(self.path.len());
+    }
+
+    /// After the tree changed: the line shown becomes the longest part of it the tree
+    /// still holds.
+    fn keep_line(&mut self) {
+        let line = self.tree.find_prefix(self.game.moves());
+        self.set_line(line);
+    }
+
+    /// Plays `text` (path or Hub form) in the position viewed. At the end of the line it
+    /// extends the line; earlier, it follows the move if it was played there before and
+    /// otherwise starts a variation: nothing is deleted. A position over by the rules
+    /// takes no move.
     pub fn play_text(&mut self, text: &str) -> Result<Move, String> {
         let verdict = self.verdict_at(self.cursor);
         if verdict.is_over() {
             return Err(format!("the game is over: {verdict}"));
         }
-        self.game.truncate(self.cursor);
-        let mv = self.game.play_text(text).map_err(|e| e.to_string())?;
-        self.cursor += 1;
+        let mv = parse_move(&self.current(), text).map_err(|e| e.to_string())?;
+        self.play(mv);
         Ok(mv)
     }
 
-    /// Plays a legal move in the position shown, dropping the moves after it.
+    /// Plays `text` at the end of the line shown (the engine's move), wherever the
+    /// player is looking: a player viewing the end follows the move.
+    pub fn play_at_end(&mut self, text: &str) -> Result<Move, String> {
+        let viewed = self.cursor;
+        let following = self.at_end();
+        self.cursor = self.game.plies();
+        let played = self.play_text(text);
+        if !following || played.is_err() {
+            self.cursor = viewed;
+        }
+        played
+    }
+
+    /// Plays a legal move in the position viewed (see [`ShownGame::play_text`]).
     pub fn play(&mut self, mv: Move) {
-        self.game.truncate(self.cursor);
-        self.game.play(mv);
+        let base = self.path[..self.cursor].to_vec();
+        let Some(index) = self.tree.add(&base, mv) else {
+            return;
+        };
+        if self.path.get(self.cursor) != Some(&index) {
+            let mut line = base;
+            line.push(index);
+            self.tree.extend_main(&mut line);
+            self.set_line(line);
+        }
         self.cursor += 1;
     }
 
-    /// Takes back moves until it is `human`'s turn again (at least one ply), showing
-    /// the new last position. `Err` at the start of the game.
+    /// Takes back moves at the end of the line shown until it is `human`'s turn again (at
+    /// least one ply), showing the new end. A move with nothing played after it leaves
+    /// the tree; one that has variations after it stays. `Err` at the start.
     pub fn take_back(&mut self, human: Option<Color>) -> Result<(), String> {
-        if self.game.undo().is_none() {
+        if !self.back_one() {
             self.cursor = 0;
             return Err("nothing to take back".into());
         }
         if let Some(h) = human
             && self.game.position().side_to_move() != h
-            && self.game.plies() > 0
         {
-            self.game.undo();
+            self.back_one();
         }
         self.cursor = self.game.plies();
         Ok(())
     }
 
-    /// The rules' verdict at ply `ply`.
+    /// Drops the last move of the line shown (from the tree too when it is a leaf).
+    fn back_one(&mut self) -> bool {
+        let is_leaf = self.tree.node(&self.path).is_some_and(Tree::is_leaf);
+        if self.path.is_empty() {
+            return false;
+        }
+        if is_leaf {
+            self.tree.remove(&self.path);
+        }
+        let mut line = self.path.clone();
+        line.pop();
+        self.set_line(line);
+        true
+    }
+
+    /// Promotes the variation holding the move at `path` (see [`Tree::promote`]).
+    pub fn promote(&mut self, path: &[usize]) -> Result<(), String> {
+        self.tree.promote(path)?;
+        self.keep_line();
+        Ok(())
+    }
+
+    /// Deletes the move at `path` and everything played after it. The line shown, if it
+    /// went through it, ends before it.
+    pub fn delete(&mut self, path: &[usize]) -> Result<(), String> {
+        self.tree.remove(path).ok_or("no such move in the game")?;
+        self.keep_line();
+        Ok(())
+    }
+
+    /// The rules' verdict at ply `ply` of the line shown.
     pub fn verdict_at(&self, ply: usize) -> Verdict {
         self.game.verdict_at(ply)
     }
 
-    /// The verdict at the last ply.
+    /// The verdict at the end of the line shown.
     pub fn verdict(&self) -> Verdict {
         self.game.verdict()
     }
 
-    /// Move list entries: ply, move number, side and path text.
+    /// The line shown, one entry a move: ply, move number, side, path and Hub text.
     pub fn move_list(&self) -> Vec<Value> {
         let positions = self.game.positions();
         self.moves()
@@ -154,7 +286,21 @@ impl ShownGame {
         (i + usize::from(black_first)) / 2 + 1
     }
 
-    /// The moves up to the ply shown, Hub form (for `pos ... moves=`).
+    /// Every line played, as the page draws the move list: the main line, each move
+    /// with its `path`, `ply`, `number`, `side`, `text`, whether it is on the line shown
+    /// (`on_line`) or viewed (`current`), its review `mark`, and the `variations`
+    /// played instead of it (each a list of moves of the same form).
+    pub fn tree_json(&self, mark: &MarkFn<'_>) -> Vec<Value> {
+        let mut walk = TreeWalk {
+            shown: self,
+            mark,
+            moves: Vec::new(),
+            path: Vec::new(),
+        };
+        walk.line(&self.tree, self.start(), 0)
+    }
+
+    /// The moves up to the ply viewed, Hub form (for `pos ... moves=`).
     pub fn hub_moves_to_cursor(&self) -> Vec<String> {
         self.moves()[..self.cursor]
             .iter()
@@ -162,7 +308,7 @@ impl ShownGame {
             .collect()
     }
 
-    /// The last move played to reach the ply shown: from, to and captured squares.
+    /// The last move played to reach the ply viewed: from, to and captured squares.
     pub fn last_move(&self) -> Value {
         if self.cursor == 0 {
             return Value::Null;
@@ -172,53 +318,44 @@ impl ShownGame {
         json!({"from": mv.from().number(), "to": mv.to().number(), "captured": captured})
     }
 
-    /// The game as PDN, with the given player names. The moves go through the PDN
-    /// reader (movetext we write ourselves), so the record is built by the same code
-    /// that reads uploads, whatever fields a PDN move grows.
-    pub fn to_pdn(&self, white: &str, black: &str) -> Result<String, String> {
-        let verdict = self.verdict();
-        let result = verdict.result();
-        let mut movetext = String::new();
+    /// The whole game as PDN (main line with every variation), with the given player
+    /// names and the result of the main line, or `ending` when the game ended otherwise.
+    pub fn to_pdn(
+        &self,
+        white: &str,
+        black: &str,
+        ending: Option<&Ending>,
+    ) -> Result<String, String> {
+        let mut main = vec![];
+        self.tree.extend_main(&mut main);
+        let moves = self.tree.line(&main).unwrap_or_default();
+        let mut game = Game::with_rules(self.start(), self.game.rules());
+        for mv in moves {
+            game.play(mv);
+        }
+        let mut words = Vec::new();
+        movetext(&self.tree, self.start(), 0, 0, &mut words);
+        let record = record(&game, &words.join(" "), white, black, ending)?;
+        Ok(write_pdn(&[record]))
+    }
+
+    /// The line shown, up to its end, as a PDN record without variations (for the
+    /// annotated review).
+    pub fn line_record(&self, white: &str, black: &str) -> Result<PdnGame, String> {
+        let mut words = Vec::new();
         for (i, &mv) in self.moves().iter().enumerate() {
             let pos = self.game.positions()[i];
-            let number = self.move_number(i);
-            match pos.side_to_move() {
-                Color::White => movetext.push_str(&format!("{number}. ")),
-                Color::Black if i == 0 => movetext.push_str(&format!("{number}... ")),
-                Color::Black => {}
-            }
-            movetext.push_str(&path_text(&pos, mv));
-            movetext.push(' ');
+            push_number(&mut words, &pos, self.move_number(i), i == 0);
+            words.push(path_text(&pos, mv));
         }
-        movetext.push_str(result);
-        let mut game = parse_pdn(&movetext)
-            .map_err(|e| format!("cannot write the game as PDN: {e}"))?
-            .into_iter()
-            .next()
-            .unwrap_or_default();
-        for (k, v) in [
-            ("Event", "Damiera web board"),
-            ("White", white),
-            ("Black", black),
-            ("Result", result),
-            ("GameType", "22"),
-        ] {
-            game.set_tag(k, v);
-        }
-        if self.start() != Position::start() {
-            game.set_tag("SetUp", "1");
-            game.set_tag("FEN", &self.start().to_fen());
-        }
-        if verdict.is_over() {
-            game.set_tag("Termination", &verdict.to_string());
-        }
-        Ok(write_pdn(&[game]))
+        record(&self.game, &words.join(" "), white, black, None)
     }
 
     /// The game of a PDN file's bytes (any encoding other programs write): game
     /// `choice` (0-based), or the only game; a file of several games without a choice
-    /// gives the list to choose from. The game is replayed by the rules and its last
-    /// ply shown.
+    /// gives the list to choose from. The main line is replayed by the rules (an
+    /// illegal move is an error) and its last ply shown; variations are kept as far as
+    /// their moves are legal.
     pub fn from_pdn(bytes: &[u8], choice: Option<usize>) -> Result<PdnLoad, String> {
         let games = read_games(bytes).map_err(|e| format!("bad PDN: {e}"))?;
         let index = match (choice, games.len()) {
@@ -238,8 +375,163 @@ impl ShownGame {
 
     fn from_record(record: &PdnGame, index: usize) -> Result<ShownGame, String> {
         let game = replay_game(record, index + 1).map_err(|e| format!("bad PDN: {e}"))?;
-        let cursor = game.plies();
-        Ok(ShownGame { game, cursor })
+        let mut shown = ShownGame::with_rules(game.start(), game.rules());
+        graft(&mut shown.tree, &[], game.start(), &record.moves, 0);
+        let mut main = Vec::new();
+        shown.tree.extend_main(&mut main);
+        shown.set_line(main);
+        shown.cursor = shown.game.plies();
+        Ok(shown)
+    }
+}
+
+/// Walks the tree for [`ShownGame::tree_json`].
+struct TreeWalk<'a, 'b> {
+    shown: &'a ShownGame,
+    mark: &'a MarkFn<'b>,
+    moves: Vec<Move>,
+    path: NodePath,
+}
+
+impl TreeWalk<'_, '_> {
+    /// The line from `node` (in position `pos`) that starts with child `first` and goes
+    /// on through main continuations; each main-continuation entry lists its siblings'
+    /// lines as variations.
+    fn line(&mut self, node: &Tree, pos: Position, first: usize) -> Vec<Value> {
+        let depth = self.path.len();
+        let mut out = Vec::new();
+        let (mut node, mut pos, mut index) = (node, pos, first);
+        while let Some(mv) = node.moves().nth(index) {
+            let variations: Vec<Value> = if index == 0 {
+                (1..node.moves().count())
+                    .map(|j| Value::Array(self.line(node, pos, j)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            self.path.push(index);
+            self.moves.push(mv);
+            out.push(self.entry(&pos, mv, variations));
+            let Some(next) = node.child(index) else { break };
+            (node, pos, index) = (next, pos.play(mv), 0);
+        }
+        self.path.truncate(depth);
+        self.moves.truncate(depth);
+        out
+    }
+
+    fn entry(&self, pos: &Position, mv: Move, variations: Vec<Value>) -> Value {
+        let ply = self.path.len();
+        let shown = self.shown;
+        let on_line = shown.path.starts_with(&self.path);
+        json!({
+            "path": self.path,
+            "ply": ply,
+            "number": shown.move_number(ply - 1),
+            "side": pos.side_to_move().name(),
+            "text": path_text(pos, mv),
+            "on_line": on_line,
+            "current": on_line && shown.cursor == ply,
+            "mark": (self.mark)(&self.moves),
+            "variations": variations,
+        })
+    }
+}
+
+/// `N.` before a White move, `N...` before a Black move that opens a line.
+fn push_number(words: &mut Vec<String>, pos: &Position, number: usize, opens: bool) {
+    match pos.side_to_move() {
+        Color::White => words.push(format!("{number}.")),
+        Color::Black if opens => words.push(format!("{number}...")),
+        Color::Black => {}
+    }
+}
+
+/// PDN movetext of the line from `node` that starts with child `first`, variations in
+/// parentheses after the move they replace. `ply` is the ply index of the first move.
+fn movetext(node: &Tree, pos: Position, ply: usize, first: usize, words: &mut Vec<String>) {
+    let black_first = usize::from(pos.side_to_move() == Color::Black) ^ (ply % 2);
+    let number = |ply: usize| (ply + black_first) / 2 + 1;
+    let (mut node, mut pos, mut ply, mut index) = (node, pos, ply, first);
+    let mut opens = true;
+    while let Some(mv) = node.moves().nth(index) {
+        push_number(words, &pos, number(ply), opens);
+        words.push(path_text(&pos, mv));
+        opens = false;
+        if index == 0 {
+            for j in 1..node.moves().count() {
+                words.push("(".into());
+                movetext(node, pos, ply, j, words);
+                words.push(")".into());
+                opens = true;
+            }
+        }
+        let Some(next) = node.child(index) else { break };
+        (node, pos, ply, index) = (next, pos.play(mv), ply + 1, 0);
+    }
+}
+
+/// A PDN record of `game` with `movetext`, tags and the result of `game` (or of
+/// `ending`). The movetext goes through the PDN reader, so the record is built by the
+/// code that reads uploads.
+fn record(
+    game: &Game,
+    movetext: &str,
+    white: &str,
+    black: &str,
+    ending: Option<&Ending>,
+) -> Result<PdnGame, String> {
+    let verdict = game.verdict();
+    let termination = match ending {
+        Some(e) => Some(e.reason.clone()),
+        None => verdict.is_over().then(|| verdict.to_string()),
+    };
+    let result = ending.map_or(verdict.result(), |e| e.result);
+    let mut record = parse_pdn(&format!("{movetext} {result}"))
+        .map_err(|e| format!("cannot write the game as PDN: {e}"))?
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    for (k, v) in [
+        ("Event", "Damiera web board"),
+        ("White", white),
+        ("Black", black),
+        ("Result", result),
+        ("GameType", "22"),
+    ] {
+        record.set_tag(k, v);
+    }
+    if game.start() != Position::start() {
+        record.set_tag("SetUp", "1");
+        record.set_tag("FEN", &game.start().to_fen());
+    }
+    if let Some(t) = termination {
+        record.set_tag("Termination", &t);
+    }
+    Ok(record)
+}
+
+/// Adds a PDN line (`moves`, played from the node at `path`, position `pos`) to the
+/// tree, with its variations, as far as its moves are legal.
+fn graft(tree: &mut Tree, path: &[usize], pos: Position, moves: &[PdnMove], depth: usize) {
+    let mut path = path.to_vec();
+    let mut pos = pos;
+    for m in moves {
+        let Ok(mv) = parse_move(&pos, &m.text) else {
+            return;
+        };
+        let Some(index) = tree.add(&path, mv) else {
+            return;
+        };
+        if depth < MAX_VARIATION_DEPTH {
+            for text in &m.variations {
+                if let Some(line) = parse_pdn(text).ok().and_then(|g| g.into_iter().next()) {
+                    graft(tree, &path, pos, &line.moves, depth + 1);
+                }
+            }
+        }
+        path.push(index);
+        pos = pos.play(mv);
     }
 }
 
@@ -288,11 +580,93 @@ mod tests {
         assert_eq!(g.moves().len(), 2);
         g.goto(1).unwrap();
         assert!(g.goto(3).is_err());
-        g.play_text("10-14").unwrap();
-        assert_eq!(g.moves().len(), 2, "moves after the shown ply are dropped");
         g.take_back(Some(Color::White)).unwrap();
         assert_eq!(g.moves().len(), 0, "back to White's turn");
         assert!(g.take_back(None).is_err());
+        assert_eq!(g.tree().size(), 0, "taken back moves leave the tree");
+    }
+
+    fn texts(g: &ShownGame) -> Vec<String> {
+        g.move_list()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap_or("").to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_move_from_an_earlier_ply_starts_a_variation() {
+        let mut g = ShownGame::new(Position::start());
+        for m in ["22-18", "11-14", "18x11", "7x14"] {
+            g.play_text(m).unwrap();
+        }
+        g.goto(1).unwrap();
+        g.play_text("10-14").unwrap();
+        assert_eq!(texts(&g), ["22-18", "10-14"], "the variation is shown");
+        assert_eq!(g.path(), [0, 1]);
+        assert_eq!(g.tree().size(), 5, "the main line is kept");
+        // Playing the main line's move again follows it instead of adding one.
+        g.goto(1).unwrap();
+        g.play_text("11-14").unwrap();
+        assert_eq!(texts(&g).len(), 4);
+        assert_eq!((g.cursor(), g.tree().size()), (2, 5));
+        // The tree as the page reads it: the variation after the move it replaces.
+        let tree = g.tree_json(&|moves| (moves.len() == 2).then_some("?"));
+        assert_eq!(tree.len(), 4);
+        assert_eq!(tree[1]["text"], "11-14");
+        assert_eq!(tree[1]["current"], true);
+        assert_eq!(tree[1]["mark"], "?");
+        assert_eq!(tree[1]["variations"][0][0]["text"], "10-14");
+        assert_eq!(tree[1]["variations"][0][0]["path"], json!([0, 1]));
+        assert_eq!(tree[1]["variations"][0][0]["on_line"], false);
+        // Promote: the variation becomes the main line; the line shown stays shown.
+        g.promote(&[0, 1]).unwrap();
+        assert_eq!(texts(&g).len(), 4);
+        assert_eq!(g.path(), [0, 1, 0, 0]);
+        g.select(&[0, 0]).unwrap();
+        assert_eq!(texts(&g), ["22-18", "10-14"]);
+        assert_eq!(g.cursor(), 2);
+        // Delete: only what was asked for goes.
+        g.delete(&[0, 0]).unwrap();
+        assert_eq!(texts(&g), ["22-18"]);
+        assert_eq!(g.tree().size(), 4);
+        assert!(g.delete(&[7]).is_err());
+        assert!(g.select(&[0, 5]).is_err());
+        // Take back drops a move with nothing after it, keeps one with variations.
+        let mut g = ShownGame::new(Position::start());
+        g.play_text("22-18").unwrap();
+        g.play_text("11-14").unwrap();
+        g.goto(1).unwrap();
+        g.play_text("10-14").unwrap();
+        g.take_back(None).unwrap();
+        assert_eq!((g.moves().len(), g.tree().size()), (1, 2));
+        g.take_back(None).unwrap();
+        assert_eq!((g.moves().len(), g.tree().size()), (0, 2));
+    }
+
+    #[test]
+    fn variations_round_trip_through_pdn() {
+        let mut g = ShownGame::new(Position::start());
+        for m in ["22-18", "11-14", "18x11", "7x14"] {
+            g.play_text(m).unwrap();
+        }
+        g.goto(1).unwrap();
+        g.play_text("10-14").unwrap();
+        g.play_text("21-17").unwrap();
+        g.goto(0).unwrap();
+        g.play_text("21-17").unwrap();
+        let text = g.to_pdn("a", "b", None).unwrap();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("1. 22-18 (1. 21-17)"), "{flat}");
+        assert!(flat.contains("11-14 (1... 10-14 2. 21-17)"), "{flat}");
+        let back = loaded(text.as_bytes());
+        assert_eq!(back.tree(), g.tree());
+        assert_eq!(back.moves().len(), 4, "the main line is shown");
+        let record = back.line_record("a", "b").unwrap();
+        assert_eq!(record.moves.len(), 4);
+        assert!(record.moves.iter().all(|m| m.variations.is_empty()));
+        // An illegal move in a variation ends the variation, not the file.
+        let odd = b"1. 22-19 (1. 22-17 23-19) 11-15 *";
+        assert_eq!(loaded(odd).tree().size(), 2);
     }
 
     #[test]
@@ -325,7 +699,7 @@ mod tests {
         for m in ["22-18", "11-14", "18x11", "7x14"] {
             g.play_text(m).unwrap();
         }
-        let text = g.to_pdn("me", "Damiera").unwrap();
+        let text = g.to_pdn("me", "Damiera", None).unwrap();
         assert!(text.contains("[White \"me\"]"), "{text}");
         let back = loaded(text.as_bytes());
         assert_eq!(back.moves(), g.moves());
@@ -334,7 +708,7 @@ mod tests {
         for m in ["1-5", "22-18"] {
             g.play_text(m).unwrap();
         }
-        let text = g.to_pdn("a", "b").unwrap();
+        let text = g.to_pdn("a", "b", None).unwrap();
         assert!(text.contains("1... 1-5 2. 22-18"), "{text}");
         let back = loaded(text.as_bytes());
         assert_eq!((back.start(), back.moves()), (g.start(), g.moves()));

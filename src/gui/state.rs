@@ -1,15 +1,21 @@
-//! What the server knows: the game, the settings, the engine's state and its latest
-//! analysis lines. One [`App`] is shared by the HTTP handlers and the engine thread.
+//! What the server knows: the game, the settings, the clocks, the engine (its state, its
+//! parameters, its latest analysis lines) and the review. One [`App`] is shared by the
+//! HTTP handlers and the engine thread; every change goes through [`App::change`] (or
+//! [`App::update`] for the engine's own status), which tells the open pages.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
+use super::clock::{Clocks, TimeControl, side_name};
 use super::events::Broadcaster;
-use super::game::{ShownGame, board_json, legal_json};
+use super::game::{Ending, ShownGame, board_json, legal_json};
+use super::review::Review;
 use crate::board::{Color, Position};
+use crate::hub::response::{Param, ParamType};
 
 /// Play against the engine, or analyse with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,10 +47,12 @@ pub struct Settings {
     pub mode: Mode,
     /// The side the engine plays in play mode (`None`: nobody, two humans).
     pub engine_side: Option<Color>,
-    /// Seconds per engine move.
+    /// Seconds per engine move when there are no clocks.
     pub movetime: f64,
     /// Analysis running (analyse mode).
     pub analysing: bool,
+    /// Seconds per position in a review.
+    pub review_seconds: f64,
 }
 
 /// Everything behind the lock.
@@ -53,10 +61,12 @@ pub struct State {
     pub game: ShownGame,
     /// The user's choices.
     pub settings: Settings,
+    /// The clocks (time control `None`: seconds per move instead).
+    pub clocks: Clocks,
     /// Changes with every change of game or settings; the engine thread compares it.
     pub version: u64,
-    /// Changes with every change at all (also of the engine's status), so that a page
-    /// can tell the newer of two snapshots that reach it by different paths.
+    /// Changes with every event sent (also of the engine's status and analysis), so
+    /// that a page can tell the newer of two snapshots that reach it by different paths.
     pub revision: u64,
     /// The engine process.
     pub engine: EngineStatus,
@@ -66,8 +76,18 @@ pub struct State {
     pub engine_pid: Option<u32>,
     /// Last message about the engine (illegal move, error line...), shown on the page.
     pub engine_message: Option<String>,
+    /// The parameters the engine declared in its `hub` answer.
+    pub params: Vec<Param>,
+    /// Values the user set, by name (sent with `set-param`, and again after a restart).
+    pub param_values: BTreeMap<String, String>,
+    /// Changes with every parameter the user sets; the engine thread compares it.
+    pub params_version: u64,
     /// Latest `info` line per MultiPV index, for the version they belong to.
     pub analysis: BTreeMap<u32, Value>,
+    /// The review of a line, if one was asked for.
+    pub review: Option<Review>,
+    /// Numbers reviews.
+    pub reviews: u64,
 }
 
 /// Messages to the engine thread.
@@ -89,13 +109,6 @@ pub struct App {
     pub engine_tx: Sender<EngineCmd>,
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 impl State {
     /// A fresh state: start position, play mode, engine plays Black, 1 s per move.
     pub fn new() -> State {
@@ -106,29 +119,116 @@ impl State {
                 engine_side: Some(Color::Black),
                 movetime: 1.0,
                 analysing: false,
+                review_seconds: 1.0,
             },
+            clocks: Clocks::new(None),
             version: 0,
             revision: 0,
             engine: EngineStatus::Starting,
             engine_name: "engine".into(),
             engine_pid: None,
             engine_message: None,
+            params: Vec::new(),
+            param_values: BTreeMap::new(),
+            params_version: 0,
             analysis: BTreeMap::new(),
+            review: None,
+            reviews: 0,
         }
+    }
+
+    /// A new game from `game`: the clocks are set back, the review dropped.
+    pub fn new_game(&mut self, game: ShownGame) {
+        self.game = game;
+        self.clocks = Clocks::new(self.clocks.control());
+    }
+
+    /// Sets the time control (`None`: seconds per move) and sets the clocks back.
+    pub fn set_time_control(&mut self, control: Option<TimeControl>) {
+        self.clocks = Clocks::new(control);
+    }
+
+    /// True in play mode when `side` is the engine's.
+    pub fn engine_plays(&self, side: Color) -> bool {
+        self.settings.mode == Mode::Play && self.settings.engine_side == Some(side)
+    }
+
+    /// The game's end, at the end of the line shown: a flag fallen, or the rules.
+    pub fn ending(&self) -> Option<Ending> {
+        if let Some(side) = self.clocks.flag() {
+            return Some(Ending {
+                result: if side == Color::White { "0-1" } else { "1-0" },
+                reason: format!(
+                    "{} lost on time",
+                    if side == Color::White {
+                        "White"
+                    } else {
+                        "Black"
+                    }
+                ),
+            });
+        }
+        self.ending_at(self.game.game().plies())
+    }
+
+    /// The rules' verdict at ply `ply` of the line shown, if the game is over there.
+    fn ending_at(&self, ply: usize) -> Option<Ending> {
+        let verdict = self.game.verdict_at(ply);
+        verdict.is_over().then(|| Ending {
+            result: verdict.result(),
+            reason: verdict.to_string(),
+        })
+    }
+
+    /// What ends the game at the ply shown: a fallen flag ends it everywhere in play
+    /// mode; otherwise the rules at that ply.
+    pub fn ending_shown(&self) -> Option<Ending> {
+        match self.clocks.flag() {
+            Some(_) if self.settings.mode == Mode::Play => self.ending(),
+            _ => self.ending_at(self.game.cursor()),
+        }
+    }
+
+    /// The clock that should run now: in play mode, the side to move at the end of the
+    /// line while the game goes on.
+    pub fn clock_side(&self) -> Option<Color> {
+        let live = self.settings.mode == Mode::Play && self.ending().is_none();
+        live.then(|| self.game.game().position().side_to_move())
     }
 
     /// True when the page may move now: analyse mode, or the human's turn at the end.
     fn human_may_move(&self) -> bool {
-        let s = &self.settings;
         let turn = self.game.current().side_to_move();
-        s.mode == Mode::Analyse || s.engine_side != Some(turn) || !self.game.at_end()
+        match self.settings.mode {
+            Mode::Analyse => true,
+            Mode::Play => {
+                self.clocks.flag().is_none() && (!self.engine_plays(turn) || !self.game.at_end())
+            }
+        }
+    }
+
+    /// The engine's parameters for the page: declaration and current value.
+    fn params_json(&self) -> Vec<Value> {
+        self.params
+            .iter()
+            .map(|p| {
+                let value = self.param_values.get(&p.name).unwrap_or(&p.value);
+                let mut v = json!({"name": p.name, "default": p.value, "value": value});
+                if let Some(Value::Object(fields)) = p.kind.as_ref().map(kind_json)
+                    && let Some(map) = v.as_object_mut()
+                {
+                    map.extend(fields);
+                }
+                v
+            })
+            .collect()
     }
 
     /// The state as the page reads it.
     pub fn to_json(&self) -> Value {
         let pos = self.game.current();
-        let verdict = self.game.verdict_at(self.game.cursor());
-        let legal = if !verdict.is_over() && self.human_may_move() {
+        let ending = self.ending_shown();
+        let legal = if ending.is_none() && self.human_may_move() {
             legal_json(&pos)
         } else {
             Vec::new()
@@ -139,24 +239,36 @@ impl State {
             EngineStatus::Ready { busy } => ("ready", *busy, None),
             EngineStatus::Dead(r) => ("dead", false, Some(r.clone())),
         };
+        let verdicts = self
+            .review
+            .as_ref()
+            .map(Review::verdicts)
+            .unwrap_or_default();
+        let mark = |moves: &[crate::board::Move]| {
+            self.review.as_ref().and_then(|r| r.mark(&verdicts, moves))
+        };
         json!({
             "version": self.version,
             "revision": self.revision,
             "fen": pos.to_fen(),
             "hub": pos.to_hub(),
             "board": board_json(&pos),
-            "turn": color_name(pos.side_to_move()),
+            "turn": side_name(pos.side_to_move()),
             "ply": self.game.cursor(),
             "plies": self.game.moves().len(),
             "moves": self.game.move_list(),
+            "tree": self.game.tree_json(&mark),
+            "path": self.game.path(),
             "last_move": self.game.last_move(),
             "legal": legal,
-            "result": verdict.is_over().then(|| json!({"result": verdict.result(), "reason": verdict.to_string()})),
+            "result": ending.map(|e| json!({"result": e.result, "reason": e.reason})),
+            "clock": self.clocks.to_json(Instant::now()),
             "settings": {
                 "mode": if s.mode == Mode::Play { "play" } else { "analyse" },
-                "engine_side": s.engine_side.map_or("none", color_name),
+                "engine_side": s.engine_side.map_or("none", side_name),
                 "movetime": s.movetime,
                 "analysing": s.analysing,
+                "review_seconds": s.review_seconds,
             },
             "engine": {
                 "status": status,
@@ -165,13 +277,41 @@ impl State {
                 "name": self.engine_name,
                 "pid": self.engine_pid,
                 "message": self.engine_message,
+                "params": self.params_json(),
             },
+            "review": self.review.as_ref().map(|r| {
+                let mut v = r.to_json(&verdicts);
+                v["line_shown"] = json!(r.moves() == self.game.moves());
+                v
+            }),
         })
     }
 
     /// The analysis lines, best (MultiPV 1) first.
     pub fn analysis_json(&self) -> Value {
-        json!({"version": self.version, "lines": self.analysis.values().collect::<Vec<_>>()})
+        json!({
+            "version": self.version,
+            "revision": self.revision,
+            "lines": self.analysis.values().collect::<Vec<_>>(),
+        })
+    }
+
+    /// Runs the clock the game calls for and drops a flag whose time is out.
+    pub fn sync_clocks(&mut self, now: Instant) {
+        self.clocks.check(now);
+        let side = self.clock_side();
+        self.clocks.run(side, now);
+    }
+}
+
+/// A parameter type's fields for the page: `type`, and `min`/`max` or `values`.
+fn kind_json(kind: &ParamType) -> Value {
+    match kind {
+        ParamType::Bool => json!({"type": "bool"}),
+        ParamType::Int { min, max } => json!({"type": "int", "min": min, "max": max}),
+        ParamType::Real { min, max } => json!({"type": "real", "min": min, "max": max}),
+        ParamType::String => json!({"type": "string"}),
+        ParamType::Enum { values } => json!({"type": "enum", "values": values}),
     }
 }
 
@@ -182,33 +322,86 @@ impl Default for State {
 }
 
 impl App {
-    /// Runs `change` under the lock; on `Ok` the version moves on, the analysis is
-    /// cleared if the position shown changed, pages get the new state and the engine
-    /// thread is woken.
+    /// An application whose engine thread reads `engine_tx`'s other end.
+    pub fn new(engine_tx: Sender<EngineCmd>) -> App {
+        App {
+            state: Mutex::new(State::new()),
+            events: Broadcaster::default(),
+            engine_tx,
+        }
+    }
+
+    /// An application with no engine thread behind it (nothing reads its inbox): for
+    /// driving the JSON API without a process, as the fuzz target and the property tests
+    /// do. The state and the events behave as in the server.
+    pub fn offline() -> App {
+        let (engine_tx, _) = crossbeam_channel::bounded(1);
+        App::new(engine_tx)
+    }
+
+    /// Runs `change` under the lock; on `Ok` the version moves on, the clocks follow the
+    /// game, the analysis is cleared if the position shown changed, a review whose line
+    /// left the game is dropped, pages get the new state and the engine thread is woken.
     pub fn change<T>(
         &self,
         change: impl FnOnce(&mut State) -> Result<T, String>,
     ) -> Result<T, String> {
-        let (out, state, analysis) = {
+        let out = {
             let mut st = self.state.lock();
             let before = (st.game.cursor(), st.game.current(), st.game.start());
             let out = change(&mut st)?;
             st.version += 1;
-            st.revision += 1;
+            st.sync_clocks(Instant::now());
             if before != (st.game.cursor(), st.game.current(), st.game.start()) {
                 st.analysis.clear();
             }
-            (out, st.to_json(), st.analysis_json())
+            let gone = st
+                .review
+                .as_ref()
+                .is_some_and(|r| st.game.tree().find(r.moves()).is_none());
+            if gone {
+                st.review = None;
+            }
+            self.publish_locked(&mut st, true);
+            out
         };
-        self.events.send("state", &state.to_string());
-        self.events.send("analysis", &analysis.to_string());
-        let _ = self.engine_tx.send(EngineCmd::Wake);
+        let _ = self.engine_tx.try_send(EngineCmd::Wake);
         Ok(out)
     }
 
-    /// Sends the state to every page without changing the version (engine status).
-    pub fn publish(&self) {
-        let state = self.state.lock().to_json();
-        self.events.send("state", &state.to_string());
+    /// Runs `update` under the lock without a new version (the engine's status, its
+    /// analysis lines): pages get the new state (`state`) and analysis.
+    pub fn update<T>(&self, state: bool, update: impl FnOnce(&mut State) -> T) -> T {
+        let mut st = self.state.lock();
+        let out = update(&mut st);
+        self.publish_locked(&mut st, state);
+        out
+    }
+
+    /// Sends the state (when `state`) and the analysis to every page, under the lock,
+    /// so that the events reach each page in the order of the changes.
+    fn publish_locked(&self, st: &mut State, state: bool) {
+        st.revision += 1;
+        if state {
+            self.events
+                .send("state", st.revision, st.to_json().to_string());
+        }
+        self.events
+            .send("analysis", st.revision, st.analysis_json().to_string());
+    }
+
+    /// Drops the flag of a side whose time ran out (the engine thread asks every tick);
+    /// true when one fell now.
+    pub fn check_flag(&self) -> bool {
+        let fell = {
+            let st = self.state.lock();
+            st.clocks.deadline().is_some_and(|d| Instant::now() >= d)
+        };
+        fell && self
+            .change(|st| match st.clocks.check(Instant::now()) {
+                Some(_) => Ok(()),
+                None => Err(String::new()),
+            })
+            .is_ok()
     }
 }

@@ -14,6 +14,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use crate::board::Position;
 use crate::hub::parser::{GoMode, Level, PositionSpec};
+use crate::hub::response::Param;
 use crate::hub::{Command, Response, parse_response};
 
 /// How to start one engine and what to tell it.
@@ -83,6 +84,7 @@ pub struct EngineProc {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     name: Option<String>,
+    params: Vec<Param>,
 }
 
 /// Reads lines (lossy UTF-8) until end of output, forwarding them.
@@ -146,6 +148,7 @@ impl EngineProc {
             stdin,
             lines,
             name: None,
+            params: Vec::new(),
         };
         engine.handshake(spec, timeout)?;
         Ok(engine)
@@ -154,21 +157,23 @@ impl EngineProc {
     fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), EngineFailure> {
         self.send(&Command::Hub)?;
         let deadline = Instant::now() + timeout;
-        let mut declared = Vec::new();
         loop {
             match self.next_response(deadline)? {
                 Response::Wait => break,
                 Response::Id(id) => self.name = id.name,
-                Response::Param(param) => declared.push(param.name),
+                Response::Param(param) => self.declare(param),
                 _ => continue,
             }
         }
         let given = |name: &String| spec.options.iter().any(|(n, _)| n == name);
-        let offered = spec
+        let declared = |name: &String| self.params.iter().any(|p| &p.name == name);
+        let offered: Vec<(String, String)> = spec
             .if_declared
             .iter()
-            .filter(|(name, _)| declared.contains(name) && !given(name));
-        for (name, value) in spec.options.iter().chain(offered) {
+            .filter(|(name, _)| declared(name) && !given(name))
+            .cloned()
+            .collect();
+        for (name, value) in spec.options.iter().chain(&offered) {
             self.send(&Command::SetParam {
                 name: name.clone(),
                 value: value.clone(),
@@ -177,6 +182,12 @@ impl EngineProc {
         self.send(&Command::Init)?;
         self.wait_for(Instant::now() + timeout, |r| matches!(r, Response::Ready))?;
         Ok(())
+    }
+
+    /// Keeps a declaration; a name declared twice keeps its last declaration.
+    fn declare(&mut self, param: Param) {
+        self.params.retain(|p| p.name != param.name);
+        self.params.push(param);
     }
 
     /// Sends one command line.
@@ -243,6 +254,12 @@ impl EngineProc {
     /// The name the engine gave in its `id` line, if any.
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// The parameters the engine declared in its `hub` answer, in the order declared
+    /// (the default value as declared, not the value set since).
+    pub fn params(&self) -> &[Param] {
+        &self.params
     }
 
     /// The operating system's id of the engine process.

@@ -1,45 +1,24 @@
-//! `damiera analyse --annotate`: a game written back with the analysis in it: the score
-//! after each move (White's view) as a comment, `?` on mistakes and `??` on blunders, and
-//! the engine's line as a variation after each of them.
+//! The annotated game (`damiera analyse --annotate`, the web board's review): the game
+//! written back with the analysis in it: the score after each move (White's view) as a
+//! comment, `?` on mistakes and `??` on blunders, and the engine's line as a variation
+//! after each of them.
 
-use crate::board::{Color, Move, Position};
+use crate::board::{Move, Position};
 use crate::game::pdn::{PdnGame, Side};
 use crate::movegen::path_text;
-use crate::search::Limits;
-use crate::search::score::{in_men, plies_to_end};
 
-use super::analyse::PlyVerdict;
-
-/// Loss thresholds, in men, for marking played moves.
-#[derive(Clone, Copy, Debug)]
-pub struct Marks {
-    /// A loss of at least this much is a mistake (`?`).
-    pub mistake: f64,
-    /// A loss of at least this much is a blunder (`??`).
-    pub blunder: f64,
-}
-
-impl Marks {
-    /// `??`, `?` or nothing for a move losing `loss` men.
-    pub fn glyph(self, loss: f64) -> Option<&'static str> {
-        if loss >= self.blunder {
-            Some("??")
-        } else if loss >= self.mistake {
-            Some("?")
-        } else {
-            None
-        }
-    }
-}
+use super::{Marks, PlyVerdict, white_view_text};
 
 /// Plies of the engine's line written in a variation.
 const VARIATION_PLIES: usize = 10;
 
-/// The game with its analysis: `verdicts` holds one entry per move, in order. Tags,
-/// comments and variations already there are kept; an `Annotator` tag is added.
-pub fn annotate(game: &PdnGame, verdicts: &[PlyVerdict], marks: Marks, limits: &Limits) -> PdnGame {
+/// The game with its analysis: `verdicts` holds one entry per move, in order (fewer
+/// than the moves: the first ones are annotated). Tags, comments and variations
+/// already there are kept; an `Annotator` tag says who analysed it (see
+/// [`annotator`]).
+pub fn annotate(game: &PdnGame, verdicts: &[PlyVerdict], marks: Marks, annotator: &str) -> PdnGame {
     let mut out = game.clone();
-    out.set_tag("Annotator", &annotator(limits));
+    out.set_tag("Annotator", annotator);
     for (m, v) in out.moves.iter_mut().zip(verdicts) {
         let eval = white_view_text(v.position.side_to_move(), v.played_score);
         m.comment = Some(match m.comment.take() {
@@ -56,32 +35,11 @@ pub fn annotate(game: &PdnGame, verdicts: &[PlyVerdict], marks: Marks, limits: &
     out
 }
 
-fn annotator(limits: &Limits) -> String {
-    let budget = match (limits.depth, limits.nodes, limits.move_time) {
-        (Some(d), _, _) => format!("depth {d}"),
-        (_, Some(n), _) => format!("{n} nodes"),
-        (_, _, Some(t)) => format!("{t} s"),
-        _ => String::new(),
-    };
+/// The `Annotator` tag: `Damiera <version>` and the budget (`depth 10`, `1 s`...).
+pub fn annotator(budget: &str) -> String {
     format!("Damiera {} {budget}", env!("CARGO_PKG_VERSION"))
         .trim_end()
         .to_string()
-}
-
-/// A score from White's view for people: `+0.25`, `-1.10`, or `White wins in 7`
-/// (plies) when proven. `score` is for `mover`.
-pub fn white_view_text(mover: Color, score: i32) -> String {
-    let white = white_view(mover, score);
-    match plies_to_end(white) {
-        Some(n) if n >= 0 => format!("White wins in {n}"),
-        Some(n) => format!("Black wins in {}", -n),
-        None => format!("{:+.2}", in_men(white)),
-    }
-}
-
-/// `score` (for `mover`) from White's view.
-pub fn white_view(mover: Color, score: i32) -> i32 {
-    if mover == Color::White { score } else { -score }
 }
 
 /// The engine's line from the position before the move, numbered from the move's
@@ -113,26 +71,6 @@ fn variation(v: &PlyVerdict, number: u32, side: Side) -> String {
 mod tests {
     use super::*;
     use crate::game::pdn::{PdnMove, parse_pdn};
-    use crate::search::score::WIN;
-
-    #[test]
-    fn glyphs_follow_the_thresholds() {
-        let marks = Marks {
-            mistake: 0.3,
-            blunder: 1.0,
-        };
-        assert_eq!(marks.glyph(0.29), None);
-        assert_eq!(marks.glyph(0.3), Some("?"));
-        assert_eq!(marks.glyph(1.0), Some("??"));
-    }
-
-    #[test]
-    fn scores_read_from_whites_side() {
-        assert_eq!(white_view_text(Color::White, 25), "+0.25");
-        assert_eq!(white_view_text(Color::Black, 25), "-0.25");
-        assert_eq!(white_view_text(Color::Black, WIN - 7), "Black wins in 7");
-        assert_eq!(white_view_text(Color::White, -(WIN - 4)), "Black wins in 4");
-    }
 
     #[test]
     fn mistakes_get_a_glyph_and_the_engine_line() {
@@ -154,7 +92,7 @@ mod tests {
             mistake: 0.3,
             blunder: 1.0,
         };
-        let out = annotate(&game, &verdicts, marks, &Limits::depth(3));
+        let out = annotate(&game, &verdicts, marks, &annotator("depth 3"));
         assert_eq!(out.tag("White"), Some("A"));
         assert_eq!(
             out.tag("Annotator"),
