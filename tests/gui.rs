@@ -1,6 +1,8 @@
 //! The web board's HTTP API, end to end: `damiera gui --no-open` on a free port, spoken
-//! to over plain TCP (no client crate), with the real engine process behind it.
-//! Also runs the browser test (tests/browser/test_board.py) when Chromium is present.
+//! to over plain TCP (no client crate), with the real engine process behind it; the
+//! server's bounds (503 beyond the worker pool and the stream limit) in process; the
+//! LAN token over a network namespace; the JSON API as a pure function under
+//! proptest. Also runs the browser test (tests/browser/test_board.py).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -9,9 +11,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use damiera::gui::api::json_api;
+use damiera::gui::state::App;
+use damiera::gui::{Config, Server};
+use damiera::hub::client::EngineSpec;
+use damiera::hub::response::{Param, ParamType};
+use proptest::prelude::*;
 use serde_json::{Value, json};
-
-mod support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damiera");
 
@@ -35,12 +41,36 @@ fn minimal_engine() -> String {
     format!("python3 '{}'", script.display())
 }
 
+/// True under CI (`CI=true`), where a test that cannot run must fail.
+fn under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| v == "true" || v == "1")
+}
+
+/// Says on the real stderr (not captured by the test harness, so it shows without
+/// `--nocapture`) that a test could not run; fails under CI.
+fn cannot_run(test: &str, why: &str) {
+    assert!(!under_ci(), "CI=true but {test} cannot run: {why}");
+    let _ = writeln!(std::io::stderr(), "\n!!! SKIPPED {test}: {why} !!!\n");
+}
+
 /// Starts the server on a free port and reads its address from the first line.
 fn start(extra: &[&str]) -> Gui {
-    let mut child = Command::new(BIN)
-        .arg("gui")
-        .arg("--no-open")
-        .args(extra)
+    let (child, url) = spawn_gui(Command::new(BIN).args(["gui", "--no-open"]).args(extra));
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    assert!(host.starts_with("127.0.0.1:"), "unexpected URL {url:?}");
+    let gui = Gui { child, host };
+    wait_for(&gui, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    gui
+}
+
+/// Spawns `command` (a `damiera gui`) and reads the URL from its first line.
+fn spawn_gui(command: &mut Command) -> (Child, String) {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -52,19 +82,7 @@ fn start(extra: &[&str]) -> Gui {
         .read_line(&mut line)
         .expect("first line");
     let url = line.split_whitespace().last().unwrap_or("").to_string();
-    let host = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_string();
-    assert!(
-        host.starts_with("127.0.0.1:"),
-        "unexpected first line {line:?}"
-    );
-    let gui = Gui { child, host };
-    wait_for(&gui, "the engine to start", |s| {
-        s["engine"]["status"] == "ready"
-    });
-    gui
+    (child, url)
 }
 
 /// One request with optional extra headers; returns status and body.
@@ -75,7 +93,18 @@ fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> (u16, String) {
-    let mut stream = TcpStream::connect(&gui.host).expect("connect");
+    request_at(&gui.host, method, path, headers, body)
+}
+
+/// One request to `host` (`ip:port`, also the Host header unless one is given).
+fn request_at(
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(host).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("timeout");
@@ -84,7 +113,7 @@ fn request(
         body.len()
     );
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("Host")) {
-        head.push_str(&format!("Host: {}\r\n", gui.host));
+        head.push_str(&format!("Host: {host}\r\n"));
     }
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
@@ -433,20 +462,24 @@ fn any_hub_engine_plays() {
     );
 }
 
-/// The real browser test: headless Chromium drives the page (see tests/browser/).
+/// The real browser test: headless Chromium drives the page (see tests/browser/), with
+/// Damiera's engine and with the minimal Python engine (any Hub engine).
 #[test]
 fn browser_plays_and_analyses() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let ci = support::ci();
     let python = std::env::var_os("DAMIERA_PYTHON")
         .map(PathBuf::from)
         .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
     let have_driver = Path::new("/usr/bin/chromedriver").exists();
-    let Some(python) = python.filter(|_| have_driver) else {
-        support::skip(
+    let have_axe = root
+        .join("tests/browser/node_modules/axe-core/axe.min.js")
+        .exists();
+    let Some(python) = python.filter(|_| have_driver && have_axe) else {
+        cannot_run(
             "browser_plays_and_analyses",
-            "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver) and the \
-             .venv with selenium",
+            "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver), the .venv \
+             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser): \
+             bash .ci/run installs them",
         );
         return;
     };
@@ -461,8 +494,8 @@ fn browser_plays_and_analyses() {
         let out = cmd.output().expect("run the browser test");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        if out.status.code() == Some(77) && !ci {
-            support::skip("browser_plays_and_analyses", stdout.trim());
+        if out.status.code() == Some(77) {
+            cannot_run("browser_plays_and_analyses", &stdout);
             return;
         }
         assert!(
@@ -470,5 +503,646 @@ fn browser_plays_and_analyses() {
             "browser test failed (engine {engine:?}):\n{stdout}\n{stderr}"
         );
         eprintln!("{stdout}");
+    }
+}
+
+/// An open event stream, as a page holds one. The server stops the analysis when its
+/// last page goes away, so a test that analyses keeps one open throughout.
+struct Events(BufReader<TcpStream>);
+
+impl Events {
+    fn open(gui: &Gui) -> Events {
+        let mut stream = TcpStream::connect(&gui.host).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        let head = format!("GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n", gui.host);
+        stream.write_all(head.as_bytes()).expect("write");
+        Events(BufReader::new(stream))
+    }
+
+    /// Reads events until an `analysis` event satisfies `done` (at most 120 s).
+    fn analysis_until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut event = String::new();
+        let mut last = Value::Null;
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "no such analysis event; the last: {last}"
+            );
+            let mut line = String::new();
+            assert!(
+                self.0.read_line(&mut line).expect("read") > 0,
+                "stream closed"
+            );
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.trim().to_string();
+            } else if let Some(data) = line.strip_prefix("data: ")
+                && event == "analysis"
+            {
+                last = serde_json::from_str(data).expect("JSON event");
+                if done(&last) {
+                    return last;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn engine_parameters_reach_the_engine() {
+    let gui = start(&[]);
+    let params = get_json(&gui, "/api/state")["engine"]["params"].clone();
+    let multipv = params
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "multipv"))
+        .expect("Damiera declares multipv");
+    assert_eq!(
+        (&multipv["type"], &multipv["min"], &multipv["max"]),
+        (&json!("int"), &json!(1), &json!(32))
+    );
+    let (status, answer) = post(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "multipv", "value": 0}),
+    );
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "multipv: 0 is out of range 1..32")
+    );
+    post_ok(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "multipv", "value": 3}),
+    );
+    let mut page = Events::open(&gui);
+    post_ok(&gui, "/api/analysis", json!({"run": true}));
+    let analysis = page.analysis_until(|a| a["lines"].as_array().is_some_and(|l| l.len() == 3));
+    let ranks: Vec<&Value> = analysis["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| &l["multipv"])
+        .collect();
+    assert_eq!(ranks, [&json!(1), &json!(2), &json!(3)]);
+    // Every line carries what the page draws: squares for the arrow, boards for the preview.
+    for line in analysis["lines"].as_array().unwrap() {
+        assert!(
+            line["squares"][0].as_array().is_some_and(|s| s.len() >= 2),
+            "{line}"
+        );
+        assert_eq!(
+            line["boards"].as_array().map(Vec::len),
+            line["pv"].as_array().map(Vec::len)
+        );
+    }
+    // A proven win reads as who wins in how many plies.
+    post_ok(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "multipv", "value": 1}),
+    );
+    post_ok(&gui, "/api/position", json!({"fen": "W:W19:B14,6"}));
+    let analysis = page.analysis_until(|a| {
+        a["lines"][0]["score_text"]
+            .as_str()
+            .is_some_and(|t| t.contains(" wins in "))
+    });
+    assert_eq!(analysis["lines"][0]["score_text"], "White wins in 1");
+    post_ok(&gui, "/api/analysis", json!({"run": false}));
+}
+
+#[test]
+fn any_hub_engine_gets_its_settings_and_reviews_a_game() {
+    let gui = start(&["--engine", &minimal_engine()]);
+    let state = get_json(&gui, "/api/state");
+    let kinds: Vec<&str> = state["engine"]["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["type"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(kinds, ["bool", "int", "real", "enum", "string"]);
+    post_ok(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "mood", "value": "wild"}),
+    );
+    post_ok(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "book", "value": false}),
+    );
+    post_ok(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "motto", "value": "x y"}),
+    );
+    let (status, _) = post(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "mood", "value": "sad"}),
+    );
+    assert_eq!(status, 400);
+    post_ok(
+        &gui,
+        "/api/settings",
+        json!({"engine_side": "none", "review_seconds": 0.25}),
+    );
+    for m in ["22-18", "11-14", "18x11", "7x14"] {
+        post_ok(&gui, "/api/move", json!({"move": m}));
+    }
+    let state = post_ok(&gui, "/api/review", json!({"run": true}));
+    assert_eq!(state["review"]["total"], 5);
+    let state = wait_for(&gui, "the review", |s| s["review"]["running"] == false);
+    assert_eq!(state["review"]["error"], Value::Null, "{state}");
+    assert_eq!(state["review"]["points"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        state["engine"]["message"],
+        Value::Null,
+        "the engine took every set-param"
+    );
+    let (status, pdn) = request(&gui, "GET", "/api/review/pdn", &[], b"");
+    assert_eq!(status, 200, "{pdn}");
+    assert!(pdn.contains("[Annotator \"Minimal via Damiera"), "{pdn}");
+    assert!(
+        pdn.contains("18x11 {") || pdn.contains("18x11? {") || pdn.contains("18x11?? {"),
+        "a score after each move: {pdn}"
+    );
+    // A click on a chart point shows that ply of the reviewed line.
+    let state = post_ok(&gui, "/api/review/goto", json!({"ply": 2}));
+    assert_eq!(state["ply"], 2);
+}
+
+#[test]
+fn a_flag_falls_and_loses() {
+    let gui = start(&[]);
+    post_ok(
+        &gui,
+        "/api/settings",
+        json!({"engine_side": "none", "clock": {"time": 1, "inc": 0}}),
+    );
+    let state = get_json(&gui, "/api/state");
+    assert_eq!(
+        (
+            state["clock"]["paused"].clone(),
+            state["clock"]["running"].clone()
+        ),
+        (json!(true), Value::Null)
+    );
+    let state = post_ok(&gui, "/api/move", json!({"move": "22-18"}));
+    assert_eq!(state["clock"]["running"], "black");
+    let state = wait_for(&gui, "Black's flag", |s| !s["result"].is_null());
+    assert_eq!(state["result"]["result"], "1-0");
+    assert_eq!(state["result"]["reason"], "Black lost on time");
+    let (status, answer) = post(&gui, "/api/move", json!({"move": "11-14"}));
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "the game is over: Black lost on time")
+    );
+    let (_, pdn) = request(&gui, "GET", "/api/pdn", &[], b"");
+    assert!(
+        pdn.contains("[Result \"1-0\"]") && pdn.contains("Black lost on time"),
+        "{pdn}"
+    );
+}
+
+#[test]
+fn variations_survive_over_http() {
+    let gui = start(&[]);
+    post_ok(&gui, "/api/settings", json!({"engine_side": "none"}));
+    for m in ["22-18", "11-14"] {
+        post_ok(&gui, "/api/move", json!({"move": m}));
+    }
+    post_ok(&gui, "/api/goto", json!({"ply": 1}));
+    let state = post_ok(&gui, "/api/move", json!({"move": "12-16"}));
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2));
+    assert_eq!(state["tree"][1]["text"], "11-14", "the main line stays");
+    assert_eq!(state["tree"][1]["variations"][0][0]["text"], "12-16");
+    let (_, pdn) = request(&gui, "GET", "/api/pdn", &[], b"");
+    assert!(pdn.contains("11-14 (1... 12-16)"), "{pdn}");
+    let state = post_ok(&gui, "/api/variation/delete", json!({"path": [0, 1]}));
+    assert!(
+        state["tree"][1]["variations"]
+            .as_array()
+            .is_some_and(Vec::is_empty),
+        "{state}"
+    );
+    let (status, _) = post(&gui, "/api/variation/delete", json!({"path": [0, 1]}));
+    assert_eq!(status, 400);
+}
+
+/// A server in this process with `workers` workers and no queue; its `host:port`.
+fn in_process(workers: usize) -> String {
+    let engine = EngineSpec {
+        name: "none".into(),
+        command: vec!["/nonexistent/engine".into()],
+        options: vec![],
+        if_declared: vec![],
+    };
+    let mut config = Config::new("127.0.0.1", 0, engine);
+    config.workers = workers;
+    config.queue = 0;
+    let server = Server::bind(config).unwrap();
+    let host = server
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    std::thread::spawn(move || server.serve());
+    host
+}
+
+/// Reads whatever answer `stream` got (up to its end); the status, 0 when none.
+fn status_of(stream: &mut TcpStream) -> u16 {
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    String::from_utf8_lossy(&raw)
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_busy_server_answers_503_at_once() {
+    let host = in_process(1);
+    assert_eq!(request_at(&host, "GET", "/api/state", &[], b"").0, 200);
+    // A client that sends half a request holds the only worker; the next request is
+    // refused at once, not queued behind it.
+    let mut refused = None;
+    for _ in 0..50 {
+        let mut slow = TcpStream::connect(&host).unwrap();
+        slow.write_all(b"GET /api/state HTTP/1.1\r\nHost: ")
+            .unwrap();
+        let (status, body) = request_at(&host, "GET", "/api/state", &[], b"");
+        if status == 503 {
+            refused = Some(body);
+            drop(slow);
+            break;
+        }
+        // The worker was not free for the slow client yet (it was refused): try again.
+        slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let _ = slow.shutdown(std::net::Shutdown::Write);
+        assert_eq!(
+            status_of(&mut slow),
+            503,
+            "then the slow client was the one refused"
+        );
+    }
+    let body = refused.expect("a request beyond the pool got 503");
+    assert!(body.contains("\"error\":\"the board is busy"), "{body}");
+    // The worker is free again once the slow client goes.
+    let until = Instant::now() + Duration::from_secs(30);
+    while request_at(&host, "GET", "/api/state", &[], b"").0 != 200 {
+        assert!(Instant::now() < until, "the server did not recover");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn event_streams_are_bounded() {
+    let host = in_process(4);
+    let open: Vec<TcpStream> = (0..damiera::gui::events::MAX_STREAMS)
+        .map(|_| {
+            let mut s = TcpStream::connect(&host).unwrap();
+            let head = format!("GET /api/events HTTP/1.1\r\nHost: {host}\r\n\r\n");
+            s.write_all(head.as_bytes()).unwrap();
+            let mut first = String::new();
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            BufReader::new(&s).read_line(&mut first).unwrap();
+            assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+            s
+        })
+        .collect();
+    let (status, body) = request_at(&host, "GET", "/api/events", &[], b"");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("too many open pages"), "{body}");
+    drop(open);
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut s = TcpStream::connect(&host).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let head = format!("GET /api/events HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        s.write_all(head.as_bytes()).unwrap();
+        let mut first = String::new();
+        BufReader::new(&s).read_line(&mut first).unwrap();
+        if first.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "closed streams are not given back: {first}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The LAN test runs inside a new network namespace (`unshare -rn`: its own loopback
+/// and an extra address 10.77.0.1 on it, gone when the test ends), where the server
+/// binds 0.0.0.0 and a request from 10.77.0.1 is one from another machine.
+#[test]
+fn lan_requests_need_the_token() {
+    if std::env::var_os("DAMIERA_IN_NETNS").is_some() {
+        lan_inside_namespace();
+        return;
+    }
+    let me = std::env::current_exe().unwrap();
+    let unshare = ["/usr/bin/unshare", "/bin/unshare"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let Some(unshare) = unshare else {
+        cannot_run("lan_requests_need_the_token", "no unshare (util-linux)");
+        return;
+    };
+    let probe = Command::new(unshare).args(["-rn", "true"]).status();
+    if !probe.is_ok_and(|s| s.success()) {
+        cannot_run(
+            "lan_requests_need_the_token",
+            "this machine does not allow a user+network namespace (unshare -rn)",
+        );
+        return;
+    }
+    let out = Command::new(unshare)
+        .args(["-rn"])
+        .arg(&me)
+        .args([
+            "--exact",
+            "lan_requests_need_the_token",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("DAMIERA_IN_NETNS", "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "the LAN test in its namespace failed:\n{text}"
+    );
+    assert!(text.contains("1 passed"), "{text}");
+    eprintln!("{text}");
+}
+
+fn lan_inside_namespace() {
+    let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("the ip command (iproute2)");
+    for args in [
+        &["link", "set", "lo", "up"][..],
+        &["addr", "add", "10.77.0.1/24", "dev", "lo"][..],
+    ] {
+        let ok = Command::new(ip).args(args).status().unwrap();
+        assert!(ok.success(), "ip {args:?}");
+    }
+    let (child, url) = spawn_gui(Command::new(BIN).args([
+        "gui",
+        "--no-open",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--engine",
+        "/nonexistent",
+    ]));
+    let _gui = Gui {
+        child,
+        host: String::new(),
+    };
+    let token = url.split("?token=").nth(1).unwrap_or("").to_string();
+    assert_eq!(token.len(), 32, "a random token in the printed URL {url}");
+    let port = url
+        .split("?token=")
+        .next()
+        .and_then(|u| u.trim_end_matches('/').rsplit(':').next())
+        .unwrap()
+        .to_string();
+    let lan = format!("10.77.0.1:{port}");
+    let local = format!("127.0.0.1:{port}");
+    let (status, body) = request_at(&lan, "GET", "/api/state", &[], b"");
+    assert_eq!(status, 401, "another machine without the token: {body}");
+    assert!(body.contains("needs its token"), "{body}");
+    let (status, _) = request_at(
+        &lan,
+        "GET",
+        "/api/state?token=0123456789abcdef0123456789abcdef",
+        &[],
+        b"",
+    );
+    assert_eq!(status, 401, "a wrong token");
+    let with = format!("/?token={token}");
+    let (status, page) = request_at(&lan, "GET", &with, &[], b"");
+    assert_eq!(status, 200, "with the token: {page}");
+    let (status, _) = request_at(
+        &lan,
+        "POST",
+        "/api/new",
+        &[
+            ("Cookie", &format!("damiera_token={token}")),
+            ("Origin", &format!("http://{lan}")),
+        ],
+        b"{}",
+    );
+    assert_eq!(status, 200, "the cookie the page got carries the token");
+    let (status, _) = request_at(
+        &lan,
+        "GET",
+        "/api/state",
+        &[("X-Damiera-Token", &token)],
+        b"",
+    );
+    assert_eq!(status, 200);
+    let (status, _) = request_at(&local, "GET", "/api/state", &[], b"");
+    assert_eq!(status, 200, "loopback needs no token");
+    let (status, _) = request_at(
+        &local,
+        "GET",
+        "/api/state",
+        &[("Host", "evil.example")],
+        b"",
+    );
+    assert_eq!(status, 403, "and still no DNS rebinding");
+    println!("ok: LAN token: refused without it (401), accepted with it; loopback free");
+}
+
+// ---------------------------------------------------- the JSON API as a function --
+
+/// Requests the API is driven with: known routes and bodies near what they expect,
+/// mixed with arbitrary paths, methods and bytes.
+fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
+    let routes = prop::sample::select(vec![
+        "/api/state",
+        "/api/move",
+        "/api/goto",
+        "/api/line",
+        "/api/variation/promote",
+        "/api/variation/delete",
+        "/api/takeback",
+        "/api/new",
+        "/api/position",
+        "/api/pdn",
+        "/api/pdn-file",
+        "/api/settings",
+        "/api/clock",
+        "/api/analysis",
+        "/api/engine/restart",
+        "/api/engine/param",
+        "/api/review",
+        "/api/review/goto",
+    ]);
+    let path = prop_oneof![
+        6 => routes.prop_map(str::to_string),
+        1 => "/api/[a-z/]{0,16}",
+        1 => "\\PC{0,24}",
+    ];
+    let method = prop_oneof![
+        2 => Just("POST".to_string()),
+        1 => Just("GET".to_string()),
+        1 => "[A-Z]{0,7}",
+    ];
+    let scalar = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-1e3f64..1e3).prop_map(Value::from),
+        prop::sample::select(vec![
+            "22-18",
+            "11-14",
+            "18x11",
+            "8x15",
+            "21-17",
+            "9-13",
+            "play",
+            "analyse",
+            "white",
+            "none",
+            "multipv",
+            "mood",
+            "wild",
+            "W:W19:B14,6",
+            "1. 22-18 11-14 *",
+        ])
+        .prop_map(Value::from),
+        "\\PC{0,12}".prop_map(Value::from),
+    ];
+    let value = scalar.prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(
+                (prop::sample::select(vec!["time", "inc", "x"]), inner),
+                0..3
+            )
+            .prop_map(|kv| Value::Object(
+                kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+            )),
+        ]
+    });
+    let keys = prop::sample::select(vec![
+        "move",
+        "ply",
+        "path",
+        "fen",
+        "pdn",
+        "game",
+        "mode",
+        "engine_side",
+        "movetime",
+        "clock",
+        "review_seconds",
+        "run",
+        "resume",
+        "name",
+        "value",
+        "other",
+    ]);
+    let object = prop::collection::vec((keys, value), 0..4).prop_map(|kv| {
+        let map = kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        serde_json::to_vec(&Value::Object(map)).unwrap()
+    });
+    let body = prop_oneof![
+        4 => object,
+        1 => prop::collection::vec(any::<u8>(), 0..64),
+    ];
+    (method, path, "[a-z=&0-9]{0,12}", body)
+}
+
+/// An App with no engine, declaring one parameter of each type.
+fn offline_app() -> App {
+    let app = App::offline();
+    let param = |name: &str, value: &str, kind| Param {
+        name: name.into(),
+        value: value.into(),
+        kind: Some(kind),
+    };
+    app.state.lock().params = vec![
+        param("book", "true", ParamType::Bool),
+        param(
+            "multipv",
+            "1",
+            ParamType::Int {
+                min: Some(1),
+                max: Some(32),
+            },
+        ),
+        param(
+            "contempt",
+            "0",
+            ParamType::Real {
+                min: Some(-1.0),
+                max: Some(1.0),
+            },
+        ),
+        param(
+            "mood",
+            "calm",
+            ParamType::Enum {
+                values: vec!["calm".into(), "wild".into()],
+            },
+        ),
+        param("motto", "", ParamType::String),
+    ];
+    app
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Whatever a client sends, json_api answers JSON: `ok` and the state on 200, a
+    /// one-line error on 4xx, and a refused request leaves the game as it was.
+    #[test]
+    fn the_json_api_answers_any_request(requests in prop::collection::vec(arb_request(), 1..24)) {
+        let app = offline_app();
+        let snapshot = |app: &App| {
+            let mut v = app.state.lock().to_json();
+            v["clock"] = Value::Null; // its seconds tick by themselves
+            v
+        };
+        for (method, path, query, body) in requests {
+            let before = snapshot(&app);
+            let (status, answer) = json_api(&app, &method, &path, &query, &body);
+            prop_assert!(answer.is_object(), "{status} {answer}");
+            match status {
+                200 if method == "GET" && path == "/api/state" => {
+                    prop_assert!(answer["board"].is_string());
+                }
+                200 => {
+                    prop_assert_eq!(&answer["ok"], &json!(true));
+                    prop_assert!(answer["state"].is_object());
+                }
+                400..=499 => {
+                    let message = answer["error"].as_str().unwrap_or("");
+                    prop_assert!(!message.is_empty() && !message.contains('\n'), "{answer}");
+                    prop_assert!(answer.get("state").is_none());
+                    prop_assert_eq!(snapshot(&app), before, "{} {} changed the state", method, path);
+                }
+                _ => prop_assert!(false, "status {status} for {method} {path}: {answer}"),
+            }
+        }
     }
 }

@@ -10,7 +10,8 @@
 //! body.
 //!
 //! Properties (the API's contract): every answer is a JSON object with a status of 200
-//! or 4xx; a 200 is `{"ok": true, "state": ...}` with the state as it now is; a 4xx is
+//! or 4xx; `GET /api/state` answers the state itself, every other 200 is
+//! `{"ok": true, "state": ...}` with the state as it now is; a 4xx is
 //! exactly `{"error": "<one line>"}` and leaves the state as it was; the state shown
 //! always holds a position whose FEN and Hub texts read back to the same position.
 
@@ -66,6 +67,11 @@ pub fn check(data: &[u8]) -> Checked {
             return Err(format!("{}: the answer is not an object: {answer}", what()));
         };
         match status {
+            200 if method == "GET" && path == "/api/state" => {
+                ensure(without_clock(&answer) == after, || {
+                    format!("{}: the answer is not the state", what())
+                })?;
+            }
             200 => {
                 ensure(fields.get("ok") == Some(&Value::Bool(true)), || {
                     format!("{}: 200 without ok: true", what())

@@ -467,8 +467,11 @@ impl Worker {
 
     fn on_done(&mut self, done: Done) {
         let Some(s) = self.search.take() else { return };
-        self.finished = Some((s.key.clone(), s.params));
         if !s.stale {
+            // Not asked again for the same search (a move the engine found, a review
+            // position, analysis the engine ended by itself); a search that was stopped
+            // because it was no longer wanted may be wanted again.
+            self.finished = Some((s.key.clone(), s.params));
             match &s.key {
                 Key::Think { .. } => self.play(&s, &done),
                 Key::Review { id, ply } => {

@@ -2,12 +2,17 @@
 //! handed back at once (the server answers 503) instead of waiting or spawning threads.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crossbeam_channel::{Sender, TrySendError};
+use crossbeam_channel::Sender;
 
 /// Worker threads that run a handler on each job.
 pub struct Pool<T> {
     jobs: Sender<T>,
+    /// Jobs accepted and not yet finished (waiting or running).
+    in_flight: Arc<AtomicUsize>,
+    /// Most jobs in flight: the workers plus the queue.
+    limit: usize,
 }
 
 impl<T: Send + 'static> Pool<T> {
@@ -18,24 +23,42 @@ impl<T: Send + 'static> Pool<T> {
         queue: usize,
         handle: impl Fn(T) + Send + Sync + 'static,
     ) -> Pool<T> {
-        let (jobs, inbox) = crossbeam_channel::bounded::<T>(queue);
+        let workers = workers.max(1);
+        let limit = workers + queue;
+        // Never full: at most `limit` jobs are in flight, so at most that many wait here.
+        let (jobs, inbox) = crossbeam_channel::bounded::<T>(limit);
         let handle = Arc::new(handle);
-        for _ in 0..workers.max(1) {
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        for _ in 0..workers {
             let inbox = inbox.clone();
             let handle = Arc::clone(&handle);
+            let in_flight = Arc::clone(&in_flight);
             std::thread::spawn(move || {
                 for job in inbox {
                     handle(job);
+                    in_flight.fetch_sub(1, Ordering::AcqRel);
                 }
             });
         }
-        Pool { jobs }
+        Pool {
+            jobs,
+            in_flight,
+            limit,
+        }
     }
 
     /// Queues `job`; gives it back when every worker is busy and the queue is full.
+    /// A worker counts as busy from the moment its job is accepted until its handler
+    /// returns, so whether a job is taken never depends on thread scheduling (a
+    /// rendezvous channel would refuse a job while a free worker is between two jobs).
     pub fn try_run(&self, job: T) -> Result<(), T> {
-        self.jobs.try_send(job).map_err(|e| match e {
-            TrySendError::Full(job) | TrySendError::Disconnected(job) => job,
+        if self.in_flight.fetch_add(1, Ordering::AcqRel) >= self.limit {
+            self.in_flight.fetch_sub(1, Ordering::AcqRel);
+            return Err(job);
+        }
+        self.jobs.try_send(job).map_err(|e| {
+            self.in_flight.fetch_sub(1, Ordering::AcqRel);
+            e.into_inner()
         })
     }
 }

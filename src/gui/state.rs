@@ -279,7 +279,11 @@ impl State {
                 "message": self.engine_message,
                 "params": self.params_json(),
             },
-            "review": self.review.as_ref().map(|r| r.to_json(&verdicts)),
+            "review": self.review.as_ref().map(|r| {
+                let mut v = r.to_json(&verdicts);
+                v["line_shown"] = json!(r.moves() == self.game.moves());
+                v
+            }),
         })
     }
 

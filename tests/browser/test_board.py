@@ -1,17 +1,27 @@
 #!/usr/bin/env python3
 """Browser test of the web board: headless Chromium (Debian's chromium and
 chromium-driver) driven by Selenium through /usr/bin/chromedriver; nothing is
-downloaded.
+downloaded. axe-core comes from tests/browser/node_modules (npm ci, see .ci/run).
 
 Usage: test_board.py <damiera binary> [--engine CMD]
 
-Starts `damiera gui --no-open` on a free port, then: the 24 pieces on their squares,
-a move by clicking and the engine's reply in #moves, an illegal click explained, a FEN
-set through the page, a multi-capture chosen by clicking its landing squares, a
-three-game PDN file (Latin-1, CRLF) loaded through the picker, analysis with a depth
-line in #analysis, stop. Saves target/gui-board[-NAME].png.
-Exit status 0 on success; the first failed check raises.
+Starts `damiera gui --no-open` on a free port and checks, in a real browser:
+the pieces, a move by clicking and the engine's reply, an illegal click explained,
+a FEN, a multi-capture by its landing squares, a three-game PDN file through the
+picker, analysis and stop, a control for every parameter the engine declares, a
+variation kept after going back and playing another move, a game reviewed (a chart
+point per ply, a click on a point shows that ply), and an axe-core audit with no
+serious or critical violation. With Damiera's own engine also: multipv 3 set in the
+settings panel and three lines with their arrows, a proven score as "... wins in N",
+the PV preview on hover, the best move announced, a game lost on time on a 3 s clock,
+a whole game played with the keyboard only, and a 390x844 phone: the whole board in
+view, no horizontal scroll, a move by touch. Screenshots: target/gui-*.png
+(desktop-damiera, desktop-minimal, analysis, clock, phone, phone-panel).
+
+Exit status 0 on success; the first failed check raises. Exit 77 when Selenium or
+axe-core is missing (the Rust test turns that into a failure under CI=true).
 """
+import json
 import os
 import re
 import shutil
@@ -19,19 +29,26 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not download
 
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:
     print("selenium is not installed (pip install -r tests/python/requirements.txt)")
     sys.exit(77)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+AXE = os.path.join(ROOT, "tests", "browser", "node_modules", "axe-core", "axe.min.js")
 TIMEOUT = 30
 
 
@@ -58,138 +75,497 @@ def start_browser(profile):
     for arg in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1200,900",
+                "--disable-dev-shm-usage", "--window-size=1280,1000",
                 "--user-data-dir=" + profile]:
         options.add_argument(arg)
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
-def wait(driver, what, cond):
-    try:
-        return WebDriverWait(driver, TIMEOUT, poll_frequency=0.05).until(lambda d: cond())
-    except Exception as e:
-        log("wait failed: %r" % e)
-        msg = driver.find_element(By.ID, "message").text
-        status = driver.find_element(By.ID, "engine-status").text
-        raise AssertionError("timed out waiting for %s (message %r, engine %r)"
-                             % (what, msg, status))
+class Board:
+    """The page under test, with the helpers the checks share."""
+
+    def __init__(self, driver, url):
+        self.d = driver
+        self.url = url
+
+    def el(self, element_id):
+        return self.d.find_element(By.ID, element_id)
+
+    def text(self, element_id):
+        return self.el(element_id).text
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def state(self):
+        """The page's copy of the server state (a global `let` of app.js)."""
+        return self.js("return st;")
+
+    def wait(self, what, cond, timeout=TIMEOUT):
+        try:
+            return WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda d: cond())
+        except Exception as e:
+            log("wait failed: %r" % e)
+            raise AssertionError("timed out waiting for %s (message %r, engine %r, result %r)"
+                                 % (what, self.text("message"), self.text("engine-status"),
+                                    self.text("result")))
+
+    def post(self, path, body):
+        """A request from inside the page (same origin), for setup only."""
+        return self.js(
+            "return fetch(arguments[0], {method: 'POST', headers: {'Content-Type': "
+            "'application/json'}, body: JSON.stringify(arguments[1])}).then(r => r.json())"
+            ".then(d => { if (d.state) setState(d.state); return d; });", path, body)
+
+    def pieces(self):
+        found = self.js(
+            "return [...document.querySelectorAll('[data-square] > [data-piece]')]"
+            ".map(e => [e.parentElement.dataset.square, e.dataset.piece]);")
+        return {int(sq): piece for sq, piece in found}
+
+    def click(self, square):
+        self.d.find_element(By.CSS_SELECTOR, '#board [data-square="%d"]' % square).click()
+
+    def moves(self):
+        """The moves of the line shown, from the move list."""
+        return self.js("return [...document.querySelectorAll('#moves .mv.on-line')]"
+                       ".map(e => e.firstChild.textContent);")
+
+    def all_moves(self):
+        return self.js("return [...document.querySelectorAll('#moves .mv')]"
+                       ".map(e => e.firstChild.textContent);")
+
+    def set_fen(self, fen):
+        box = self.el("fen")
+        box.clear()
+        box.send_keys(fen)
+        self.el("set-fen").click()
+        self.wait("the position " + fen, lambda: self.state()["fen"].split(":")[0] == fen.split(":")[0]
+                  and self.state()["plies"] == 0 and self.state()["board"] == board_of(fen))
+
+    def engine_side(self, side):
+        Select(self.el("engine-side")).select_by_value(side)
+        self.wait("engine side " + side, lambda: self.state()["settings"]["engine_side"] == side)
+
+    def movetime(self, seconds):
+        box = self.el("movetime")
+        box.clear()
+        box.send_keys(str(seconds) + "\t")
+        self.wait("the move time", lambda: abs(self.state()["settings"]["movetime"] - seconds) < 1e-9)
+
+    def ready(self):
+        self.wait("the engine to be idle", lambda: self.state()["engine"]["status"] == "ready"
+                  and not self.state()["engine"]["busy"])
+
+    def screenshot(self, name):
+        os.makedirs(os.path.join(ROOT, "target"), exist_ok=True)
+        path = os.path.join(ROOT, "target", "gui-%s.png" % name)
+        self.d.save_screenshot(path)
+        log("ok: screenshot " + path)
+
+    def tab_to(self, predicate_js, what, limit=250):
+        """Presses Tab until `predicate_js` (an expression over `e`, the focused
+        element) holds: proves the element is reachable by keyboard."""
+        for _ in range(limit):
+            if self.js("const e = document.activeElement; return !!(%s);" % predicate_js):
+                return self.d.switch_to.active_element
+            ActionChains(self.d).send_keys(Keys.TAB).perform()
+        raise AssertionError("%s cannot be reached with Tab" % what)
+
+    def keys(self, *keys):
+        ActionChains(self.d).send_keys(*keys).perform()
 
 
-def pieces(driver):
-    """{square: piece letter} read from the DOM contract."""
-    found = driver.execute_script(
-        "return [...document.querySelectorAll('[data-square] > [data-piece]')]"
-        ".map(e => [e.parentElement.dataset.square, e.dataset.piece]);")
-    return {int(sq): piece for sq, piece in found}
+def board_of(fen):
+    """The 32-letter board string of a simple FEN (W:W..:B.., K for kings, no ranges)."""
+    board = ["e"] * 32
+    for part in fen.split(":")[1:]:
+        color = part[0].lower()
+        for sq in filter(None, part[1:].split(",")):
+            king = sq.startswith("K")
+            n = int(sq.lstrip("K"))
+            board[n - 1] = color.upper() if king else color
+    return "".join(board)
 
 
-def click(driver, square):
-    driver.find_element(By.CSS_SELECTOR, '#board [data-square="%d"]' % square).click()
+# ---------------------------------------------------------------- the checks --
+
+def check_basics(b):
+    b.wait("24 pieces", lambda: len(b.pieces()) == 24)
+    start = b.pieces()
+    assert start == {**{s: "b" for s in range(1, 13)}, **{s: "w" for s in range(21, 33)}}, start
+    log("ok: 24 pieces on their squares")
+    b.wait("the engine", lambda: "ready" in b.text("engine-status"))
+    b.movetime(0.2)
+    b.click(15)
+    b.wait("an explanation", lambda: "empty" in b.text("message"))
+    log("ok: illegal input explained: " + b.text("message"))
+    b.click(22)
+    b.click(18)
+    b.wait("the engine's reply", lambda: len(b.moves()) == 2)
+    assert b.moves()[0] == "22-18", b.moves()
+    log("ok: played 22-18 by clicking, engine replied " + b.moves()[1])
+    b.engine_side("none")
+    b.set_fen("W:W24:B9,11,12,20")
+    assert b.moves() == [], b.moves()
+    b.click(24)
+    b.click(15)
+    b.wait("the capture to go on", lambda: "next landing" in b.text("message"))
+    b.click(8)
+    b.wait("the multi-capture", lambda: b.moves() == ["24x15x8"])
+    assert b.pieces() == {8: "w", 9: "b", 11: "b"}, b.pieces()
+    log("ok: multi-capture 24x15x8 chosen by its landing squares")
 
 
-def moves(driver):
-    return driver.execute_script(
-        "return [...document.querySelectorAll('#moves .mv')].map(e => e.textContent);")
+def check_pdn_picker(b, profile):
+    pdn = os.path.join(profile, "three.pdn")
+    with open(pdn, "wb") as f:
+        f.write(b'[White "Uno"]\r\n\r\n1. 22-18 *\r\n\r\n'
+                b'[White "Due"]\r\n[Event "Citt\xe0"]\r\n\r\n1. 22-19 11-15 2. 21-17 *\r\n\r\n'
+                b'[White "Tre"]\r\n\r\n1. 23-19 *\r\n')
+    b.el("pdn-file").send_keys(pdn)
+    picker = b.el("pdn-picker")
+    b.wait("the game picker", lambda: picker.get_attribute("open") is not None)
+    options = b.js("return [...document.querySelectorAll('#pdn-games option')].map(o => o.textContent);")
+    assert len(options) == 3 and options[1].startswith("2. Due - ?, Citt\u00e0"), options
+    Select(b.el("pdn-games")).select_by_value("2")
+    b.el("pdn-load").click()
+    b.wait("game 2 of the file", lambda: b.moves() == ["22-19", "11-15", "21-17"])
+    assert picker.get_attribute("open") is None
+    log("ok: a 3-game PDN file offers a picker; game 2 loaded")
+    b.tab_to("e.id === 'load-pdn'", "Load PDN")
+    log("ok: Load PDN is reached with Tab")
+
+
+def check_analysis(b):
+    b.set_fen("W:W24:B9,11,12,20")
+    b.el("go").click()
+    b.wait("a depth line", lambda: "depth" in b.text("analysis"))
+    log("ok: analysis line: " + b.text("analysis").splitlines()[0])
+    b.el("stop").click()
+    b.wait("analysis to stop", lambda: not b.el("stop").is_enabled()
+           and "analysing" not in b.text("engine-status"))
+    log("ok: analysis stopped")
+
+
+def check_settings_panel(b, engine):
+    b.el("engine-settings").find_element(By.TAG_NAME, "summary").click()
+    params = b.state()["engine"]["params"]
+    assert params, "the engine declared no parameters"
+    expected_tag = {"bool": ("input", "checkbox"), "int": ("input", "number"),
+                    "real": ("input", "number"), "enum": ("select", None),
+                    "string": ("input", "text")}
+    kinds = set()
+    for p in params:
+        el = b.el("param-" + p["name"])
+        tag, kind = expected_tag[p.get("type", "string")]
+        assert el.tag_name == tag and (kind is None or el.get_attribute("type") == kind), (p, el.tag_name)
+        if p.get("min") is not None:
+            assert float(el.get_attribute("min")) == float(p["min"]), p
+        label = b.js("return document.querySelector('label[for=\"' + arguments[0] + '\"]').textContent;",
+                     "param-" + p["name"])
+        assert label.startswith(p["name"]), label
+        kinds.add(p.get("type"))
+    log("ok: settings panel: %d controls (%s) from the engine's declarations"
+        % (len(params), ", ".join(sorted(kinds))))
+    if engine:  # the minimal engine declares one parameter of each type
+        assert kinds == {"bool", "int", "real", "enum", "string"}, kinds
+        Select(b.el("param-mood")).select_by_value("wild")
+        b.wait("mood=wild", lambda: any(p["name"] == "mood" and p["value"] == "wild"
+                                        for p in b.state()["engine"]["params"]))
+        box = b.el("param-noise")
+        box.clear()
+        box.send_keys("500\t")
+        b.wait("the range error", lambda: "out of range" in b.text("message"))
+        log("ok: a set-param through the panel; an out-of-range value refused: " + b.text("message"))
+
+
+def check_multipv(b):
+    box = b.el("param-multipv")
+    box.clear()
+    box.send_keys("3\t")
+    b.wait("multipv=3", lambda: any(p["name"] == "multipv" and p["value"] == "3"
+                                   for p in b.state()["engine"]["params"]))
+    b.post("/api/new", {})
+    b.el("go").click()
+    b.wait("three analysis lines", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#analysis .line")) == 3)
+    # Read in one script: the lines are rebuilt with every info line the engine sends.
+    lines = b.js("return [...document.querySelectorAll('#analysis .line')].map(e => e.textContent);")
+    assert [l[:2] for l in lines] == ["1.", "2.", "3."], lines
+    log("ok: multipv 3 set in the settings panel, three lines:\n    " + "\n    ".join(lines))
+    b.wait("three arrows", lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#arrows [data-from][data-to]")) == 3)
+    b.wait("the best move announced", lambda: b.text_content("announce").startswith("Best move"))
+    log("ok: live region: " + b.text_content("announce"))
+    # The rest on still lines: the analysis stopped, its last lines stay on the page.
+    b.el("stop").click()
+    b.ready()
+    best, pv1 = b.js("const g = document.querySelector('#arrows g.best[data-from][data-to]');"
+                     "return [g && [Number(g.dataset.from), Number(g.dataset.to)],"
+                     " shownLines().find(l => l.multipv === 1).squares[0]];")
+    first = b.state()["legal"]
+    assert best == [pv1[0], pv1[-1]], (best, pv1)
+    assert any(m["from"] == pv1[0] and m["to"] == pv1[-1] for m in first), (pv1, first)
+    arrows = b.js("return [...document.querySelectorAll('#arrows g[data-from][data-to]')]"
+                  ".map(g => [g.dataset.multipv, g.getAttribute('stroke-width')]);")
+    assert sorted(arrows) == [["1", "0.16"], ["2", "0.08"], ["3", "0.08"]], arrows
+    log("ok: best-move arrow %d-%d in the DOM, thinner arrows for lines 2 and 3" % tuple(best))
+    # The PV played out on the preview board on hover.
+    assert not b.el("preview-box").is_displayed(), "the preview board shows before any hover"
+    move = b.d.find_element(By.CSS_SELECTOR, '#analysis .line[data-multipv="1"] .pvmove')
+    ActionChains(b.d).move_to_element(move).perform()
+    b.wait("the preview board", lambda: b.el("preview-box").is_displayed())
+    shown = b.js("return [...document.querySelectorAll('#preview .p')].length;")
+    assert shown == 24, shown
+    log("ok: hovering the PV shows it on the preview board: " + b.text("preview-caption"))
+    b.js("window.scrollTo(0, 0);")
+    b.screenshot("analysis")
+    box = b.el("param-multipv")
+    box.clear()
+    box.send_keys("1\t")
+    b.wait("multipv=1", lambda: any(p["name"] == "multipv" and p["value"] == "1"
+                                   for p in b.state()["engine"]["params"]))
+
+
+def check_proven_score(b):
+    b.set_fen("W:W19:B14,6")
+    b.el("go").click()
+    b.wait("a proven score", lambda: re.search(r"(White|Black) wins in \d+", b.text("analysis")))
+    text = re.search(r"(White|Black) wins in \d+", b.text("analysis")).group(0)
+    assert text.startswith("White"), text
+    assert "wins in" in b.text("evaltext"), b.text("evaltext")
+    log("ok: proven score shown as %r" % text)
+    b.el("stop").click()
+    b.ready()
+
+
+def check_variation(b):
+    b.post("/api/settings", {"engine_side": "none", "mode": "play"})
+    b.post("/api/new", {})
+    b.wait("the new game", lambda: b.state()["plies"] == 0)
+    for frm, to in [(22, 18), (11, 14)]:
+        n = len(b.moves())
+        b.click(frm)
+        b.click(to)
+        b.wait("the move", lambda: len(b.moves()) == n + 1)
+    b.el("nav-back").click()
+    b.wait("ply 1", lambda: b.state()["ply"] == 1)
+    b.click(12)
+    b.click(16)
+    b.wait("the variation", lambda: b.moves() == ["22-18", "12-16"])
+    everything = b.all_moves()
+    assert "11-14" in everything and "12-16" in everything, everything
+    variation = b.js("return [...document.querySelectorAll('#moves .variation .mv')].map(e => e.textContent);")
+    assert variation == ["12-16"], variation
+    log("ok: going back and playing 12-16 keeps 11-14: move list %s, variation %s" % (everything, variation))
+    # Back to the main line by clicking its move; promote the variation through the page.
+    b.d.find_element(By.XPATH, "//div[@id='moves']//button[starts-with(., '11-14')]").click()
+    b.wait("the main line", lambda: b.moves() == ["22-18", "11-14"])
+    b.d.find_element(By.XPATH, "//div[@id='moves']//button[starts-with(., '12-16')]").click()
+    b.wait("the variation shown", lambda: b.moves() == ["22-18", "12-16"])
+    b.el("promote").click()
+    b.wait("the variation promoted", lambda: b.js(
+        "return [...document.querySelectorAll('#moves .variation .mv')].map(e => e.textContent);") == ["11-14"])
+    log("ok: variation promoted to the main line")
+
+
+def check_review(b, seconds):
+    b.post("/api/settings", {"engine_side": "none", "mode": "play", "review_seconds": seconds})
+    b.post("/api/new", {})
+    for _ in range(6):  # a short game: the first legal move each time
+        b.post("/api/move", {"move": b.state()["legal"][0]["text"]})
+    b.wait("the game", lambda: b.state()["plies"] == 6)
+    plies = b.state()["plies"]
+    b.el("review").click()
+    b.wait("the review to start", lambda: b.state()["review"] is not None)
+    b.wait("the review to finish", lambda: not b.state()["review"]["running"], timeout=90)
+    review = b.state()["review"]
+    assert review["error"] is None, review
+    points = b.d.find_elements(By.CSS_SELECTOR, "#chart circle[data-ply]")
+    assert len(points) == plies + 1, (len(points), plies)
+    assert [int(p.get_attribute("data-ply")) for p in points] == list(range(plies + 1))
+    log("ok: review done: %d chart points for %d plies (start and after each move); %s"
+        % (len(points), plies, b.text("review-status")))
+    points[2].click()
+    b.wait("ply 2 shown", lambda: b.state()["ply"] == 2)
+    current = b.js("return document.querySelector('#moves .mv.current').dataset.ply;")
+    assert current == "2", current
+    log("ok: clicking the chart's point 2 shows ply 2")
+    marks = b.js("return [...document.querySelectorAll('#moves .mv .mark')].map(e => e.textContent);")
+    expected = [p["mark"] for p in review["points"] if p["mark"]]
+    assert marks == expected, (marks, expected)
+    pdn = b.js("return fetch('/api/review/pdn').then(r => r.text());")
+    assert "[Annotator" in pdn and "{" in pdn, pdn
+    log("ok: %d ?/?? marks in the move list; annotated PDN:\n%s" % (len(marks), pdn.strip()))
+
+
+def check_clock_loss(b):
+    b.post("/api/settings", {"engine_side": "black", "mode": "play"})
+    b.post("/api/new", {})
+    Select(b.el("time-control")).select_by_value("custom")
+    b.wait("the custom clock fields", lambda: b.el("clock-minutes").is_displayed())
+    for box, value in [("clock-minutes", "0.05"), ("clock-inc", "0")]:
+        b.el(box).clear()
+        b.el(box).send_keys(value)
+    b.el("clock-set").click()
+    b.wait("3 s clocks", lambda: (b.state()["clock"] or {}).get("time") == 3)
+    assert b.el("clock-white").is_displayed() and b.el("clock-black").is_displayed()
+    b.click(22)
+    b.click(18)
+    b.wait("the engine's reply", lambda: b.state()["plies"] == 2)
+    b.wait("White's flag", lambda: "lost on time" in b.text("result"), timeout=40)
+    assert b.text("result").startswith("0-1"), b.text("result")
+    clock = b.state()["clock"]
+    assert clock["flag"] == "white" and clock["white"] == 0, clock
+    log("ok: a 3 s clock: %s (clocks %s / %s)" % (b.text("result"), b.text("clock-white"), b.text("clock-black")))
+    pdn = b.js("return fetch('/api/pdn').then(r => r.text());")
+    assert '[Result "0-1"]' in pdn and "lost on time" in pdn, pdn
+    b.js("window.scrollTo(0, 0);")
+    b.screenshot("clock")
+    Select(b.el("time-control")).select_by_value("move")
+    b.wait("no clocks", lambda: b.state()["clock"] is None)
+
+
+def square_of_focus(b):
+    return b.js("const e = document.activeElement; return e && e.dataset.square ? Number(e.dataset.square) : null;")
+
+
+def keyboard_to(b, target):
+    """Moves the board's focus to `target` with arrow keys, then presses Enter."""
+    n = square_of_focus(b)
+    assert n is not None, "the focus left the board"
+    dr = (target - 1) // 4 - (n - 1) // 4
+    dk = (target - 1) % 4 - (n - 1) % 4
+    keys = [Keys.ARROW_DOWN if dr > 0 else Keys.ARROW_UP] * abs(dr)
+    keys += [Keys.ARROW_RIGHT if dk > 0 else Keys.ARROW_LEFT] * abs(dk)
+    if keys:
+        b.keys(*keys)
+    got = square_of_focus(b)
+    assert got == target, (n, target, got)
+    b.keys(Keys.ENTER)
+
+
+def check_keyboard_game(b):
+    """A whole game from the keyboard: the controls by Tab, the moves by arrows+Enter."""
+    b.d.get(b.url)
+    b.wait("the page", lambda: b.state() is not None and b.state()["engine"]["status"] == "ready")
+    b.tab_to("e.id === 'engine-side'", "the engine side")
+    b.keys(Keys.HOME)  # Black
+    b.tab_to("e.id === 'time-control'", "the time control")
+    b.keys(Keys.HOME)  # seconds per move
+    box = b.tab_to("e.id === 'movetime'", "the move time")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("0.05", Keys.TAB)
+    b.wait("the move time", lambda: b.state()["settings"]["movetime"] == 0.05
+           and b.state()["settings"]["engine_side"] == "black")
+    b.tab_to("e.id === 'new-game'", "New game")
+    b.keys(Keys.ENTER)
+    b.wait("a new game", lambda: b.state()["plies"] == 0)
+    b.d.execute_script("document.activeElement.blur();")
+    b.tab_to("e.dataset && e.dataset.square", "the board")
+    moves = 0
+    while not b.state()["result"]:
+        b.wait("White's turn", lambda: b.state()["result"] or (b.state()["turn"] == "white" and b.state()["legal"]))
+        state = b.state()
+        if state["result"]:
+            break
+        move = state["legal"][0]
+        for square in move["paths"][0]:
+            keyboard_to(b, square)
+        b.wait("the move played", lambda: b.state()["plies"] > state["plies"])
+        moves += 1
+        assert moves < 200, "the game does not end"
+    result = b.state()["result"]
+    log("ok: a whole game with the keyboard only: %d moves of White, %s (%s)"
+        % (moves, result["result"], result["reason"]))
+    assert b.state()["plies"] >= 2 * moves - 1
+
+
+def run_axe(b, name):
+    with open(AXE, encoding="utf-8") as f:
+        b.js(f.read() + "; return true;")
+    result = b.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations))"
+        ".catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));")
+    bad = [v for v in result if v.get("impact") in ("serious", "critical")]
+    for v in result:
+        log("  axe %s (%s): %s — %s" % (v["id"], v.get("impact"), v.get("help"),
+                                        [n.get("target") for n in v.get("nodes", [])][:5]))
+    assert not bad, "axe-core: %d serious or critical violations on %s" % (len(bad), name)
+    log("ok: axe-core audit (%s): no serious or critical violations (%d minor)" % (name, len(result)))
+
+
+def check_phone(b):
+    b.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    b.d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    b.post("/api/settings", {"engine_side": "black", "movetime": 0.1, "mode": "play", "clock": None})
+    b.post("/api/new", {})
+    b.d.get(b.url)
+    b.wait("the page", lambda: b.state() is not None and len(b.pieces()) == 24)
+    b.wait("the layout", lambda: b.js("return window.innerWidth;") == 390)
+    rect = b.js("const r = document.getElementById('board').getBoundingClientRect();"
+                "return [r.left, r.top, r.right, r.bottom, window.innerWidth, window.innerHeight,"
+                " document.documentElement.scrollWidth];")
+    left, top, right, bottom, width, height, scroll_width = rect
+    assert left >= 0 and top >= 0 and right <= width and bottom <= height, rect
+    assert scroll_width <= width, "horizontal scroll: %s > %s" % (scroll_width, width)
+    log("ok: 390x844: the whole board in view (%.0f..%.0f x %.0f..%.0f), page %d px wide"
+        % (left, right, top, bottom, scroll_width))
+    # A move by touch: tap 22, tap 18.
+    touch = PointerInput(interaction.POINTER_TOUCH, "finger")
+    for square in (22, 18):
+        el = b.d.find_element(By.CSS_SELECTOR, '#board [data-square="%d"]' % square)
+        actions = ActionBuilder(b.d, mouse=touch)
+        actions.pointer_action.move_to(el).pointer_down().pointer_up()
+        actions.perform()
+    b.wait("the touch move and the reply", lambda: b.state()["plies"] == 2)
+    assert b.moves()[0] == "22-18", b.moves()
+    log("ok: 22-18 played by touch on the phone, engine replied " + b.moves()[1])
+    b.screenshot("phone")
+    b.d.execute_script("window.scrollTo(0, document.body.scrollHeight);")
+    b.screenshot("phone-panel")
+    run_axe(b, "phone")
+    b.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def text_content(self, element_id):
+    return self.js("return document.getElementById(arguments[0]).textContent;", element_id)
+
+
+Board.text_content = text_content
 
 
 def main():
     binary = sys.argv[1]
     engine = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--engine" else None
-    name = "-minimal" if engine else ""
+    if not os.path.exists(AXE):
+        print("axe-core is not installed (npm ci --prefix tests/browser)")
+        sys.exit(77)
+    name = "minimal" if engine else "damiera"
     server, url = start_server(binary, engine)
     profile = tempfile.mkdtemp(prefix="damiera-chromium-")
     driver = None
     try:
         driver = start_browser(profile)
         driver.get(url)
-
-        # The start position: 24 pieces, Black on 1-12, White on 21-32.
-        wait(driver, "24 pieces", lambda: len(pieces(driver)) == 24)
-        start = pieces(driver)
-        assert start == {**{s: "b" for s in range(1, 13)}, **{s: "w" for s in range(21, 33)}}, start
-        log("ok: 24 pieces on their squares")
-        wait(driver, "the engine", lambda: "ready" in driver.find_element(By.ID, "engine-status").text)
-
-        # A short move time, through the page.
-        box = driver.find_element(By.ID, "movetime")
-        box.clear()
-        box.send_keys("0.2\t")
-        wait(driver, "the move time", lambda: box.get_attribute("value") == "0.2")
-
-        # An illegal click is explained.
-        click(driver, 15)
-        wait(driver, "an explanation", lambda: "empty" in driver.find_element(By.ID, "message").text)
-        log("ok: illegal input explained: " + driver.find_element(By.ID, "message").text)
-
-        # A move by clicking; the engine (Black) answers in #moves.
-        click(driver, 22)
-        click(driver, 18)
-        wait(driver, "the engine's reply", lambda: len(moves(driver)) == 2)
-        assert moves(driver)[0] == "22-18", moves(driver)
-        log("ok: played 22-18 by clicking, engine replied " + moves(driver)[1])
-
-        # Set a position through the FEN box; nobody plays for the engine now.
-        Select(driver.find_element(By.ID, "engine-side")).select_by_value("none")
-        wait(driver, "engine side none", lambda: driver.find_element(By.ID, "engine-side")
-             .get_attribute("value") == "none")
-        fen = driver.find_element(By.ID, "fen")
-        fen.clear()
-        fen.send_keys("W:W24:B9,11,12,20")
-        driver.find_element(By.ID, "set-fen").click()
-        wait(driver, "the FEN position",
-             lambda: pieces(driver) == {24: "w", 9: "b", 11: "b", 12: "b", 20: "b"})
-        assert moves(driver) == [], moves(driver)
-        log("ok: FEN set")
-
-        # Two captures from 24 share the landing square 15; clicking 8 picks one.
-        click(driver, 24)
-        click(driver, 15)
-        wait(driver, "the capture to go on",
-             lambda: "next landing" in driver.find_element(By.ID, "message").text)
-        click(driver, 8)
-        wait(driver, "the multi-capture", lambda: moves(driver) == ["24x15x8"])
-        after = pieces(driver)
-        assert after == {8: "w", 9: "b", 11: "b"}, after
-        log("ok: multi-capture 24x15x8 chosen by its landing squares")
-
-        # A PDN file of three games: the page offers them, game 2 is loaded.
-        pdn = os.path.join(profile, "three.pdn")
-        with open(pdn, "wb") as f:
-            f.write(b'[White "Uno"]\r\n\r\n1. 22-18 *\r\n\r\n'
-                    b'[White "Due"]\r\n[Event "Citt\xe0"]\r\n\r\n1. 22-19 11-15 2. 21-17 *\r\n\r\n'
-                    b'[White "Tre"]\r\n\r\n1. 23-19 *\r\n')
-        driver.find_element(By.ID, "pdn-file").send_keys(pdn)
-        picker = driver.find_element(By.ID, "pdn-picker")
-        wait(driver, "the game picker", lambda: picker.get_attribute("open") is not None)
-        options = driver.execute_script(
-            "return [...document.querySelectorAll('#pdn-games option')].map(o => o.textContent);")
-        assert len(options) == 3 and options[1].startswith("2. Due - ?, Citt\u00e0"), options
-        Select(driver.find_element(By.ID, "pdn-games")).select_by_value("2")
-        driver.find_element(By.ID, "pdn-load").click()
-        wait(driver, "game 2 of the file", lambda: moves(driver) == ["22-19", "11-15", "21-17"])
-        assert picker.get_attribute("open") is None
-        log("ok: a 3-game PDN file offers a picker; game 2 loaded")
-        fen = driver.find_element(By.ID, "fen")
-        fen.clear()
-        fen.send_keys("W:W24:B9,11,12,20")
-        driver.find_element(By.ID, "set-fen").click()
-        wait(driver, "the FEN position again",
-             lambda: pieces(driver) == {24: "w", 9: "b", 11: "b", 12: "b", 20: "b"})
-
-        # Analysis: a depth line in #analysis, then stop.
-        driver.find_element(By.ID, "go").click()
-        wait(driver, "a depth line", lambda: "depth" in driver.find_element(By.ID, "analysis").text)
-        log("ok: analysis line: " + driver.find_element(By.ID, "analysis").text.splitlines()[0])
-        driver.find_element(By.ID, "stop").click()
-        wait(driver, "analysis to stop",
-             lambda: not driver.find_element(By.ID, "stop").is_enabled()
-             and "analysing" not in driver.find_element(By.ID, "engine-status").text)
-        log("ok: analysis stopped")
-
-        os.makedirs(os.path.join(ROOT, "target"), exist_ok=True)
-        shot = os.path.join(ROOT, "target", "gui-board%s.png" % name)
-        driver.save_screenshot(shot)
-        log("ok: screenshot " + shot)
+        b = Board(driver, url)
+        check_basics(b)
+        check_pdn_picker(b, profile)
+        check_analysis(b)
+        check_settings_panel(b, engine)
+        check_variation(b)
+        if not engine:
+            check_multipv(b)
+            check_proven_score(b)
+        check_review(b, 0.3 if engine else 0.2)
+        b.js("window.scrollTo(0, 0);")
+        b.screenshot("desktop-" + name)
+        run_axe(b, "desktop, " + name)
+        if not engine:
+            check_clock_loss(b)
+            check_keyboard_game(b)
+            check_phone(b)
     finally:
         if driver is not None:
             driver.quit()

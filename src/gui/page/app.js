@@ -1,13 +1,22 @@
 // Damiera web board. Everything the rules decide comes from the server: the legal
-// moves (with every landing-square path of a capture), the result, the move list.
+// moves (with every landing-square path of a capture), the result, the move tree, the
+// clocks, the engine's parameters and the review.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let st = null;          // server state
+let stateAt = 0;        // performance.now() when st arrived (the clocks count from it)
 let lines = [];         // analysis lines
-let sel = [];           // squares clicked so far: origin, then landing squares
+let sel = [];           // squares picked so far: origin, then landing squares
 let flipped = false;
+let focusSquare = 22;   // the board's one tab stop (roving)
 let downSquare = null;  // square where the pointer went down (drag to move)
+let lastBest = "";      // best move last announced
+let paramsShown = "";   // the parameter list the settings panel was built for
+let analysisShown = ""; // the analysis lines the panel was built for
+let previewing = null;  // the line and move on the preview board: {multipv, index}
+
+const PIECE_NAMES = { w: "white man", b: "black man", W: "white king", B: "black king" };
 
 // ---- geometry: FID numbering, square 1 top-left, White at the bottom ----
 function rowCol(n) {
@@ -23,23 +32,30 @@ function buildBoard() {
   for (let i = 0; i < 64; i++) {
     const d = document.createElement("div");
     d.className = "sq light";
+    d.setAttribute("aria-hidden", "true");
     cells.push(d);
   }
   for (let n = 1; n <= 32; n++) {
     const [r, c] = rowCol(n);
-    const d = cells[r * 8 + c];
-    d.className = "sq dark";
-    d.dataset.square = String(n);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "sq dark";
+    b.id = `sq-${n}`;
+    b.dataset.square = String(n);
+    b.tabIndex = n === focusSquare ? 0 : -1;
     const num = document.createElement("span");
     num.className = "num";
     num.textContent = String(n);
-    d.appendChild(num);
+    num.setAttribute("aria-hidden", "true");
+    b.appendChild(num);
+    cells[r * 8 + c] = b;
   }
   cells.forEach((d) => board.appendChild(d));
+  $("board").setAttribute("aria-label", flipped ? "Board, Black at the bottom" : "Board, White at the bottom");
 }
 
 function squareEl(n) {
-  return document.querySelector(`#board [data-square="${n}"]`);
+  return $(`sq-${n}`);
 }
 
 // ---- server ----
@@ -118,6 +134,7 @@ function setState(s) {
   if (st && s.revision < st.revision) return;
   const moved = !st || s.version !== st.version;
   st = s;
+  stateAt = performance.now();
   if (moved) sel = [];
   render();
 }
@@ -136,11 +153,20 @@ function connect() {
 }
 
 // ---- rendering ----
+function squareLabel(n) {
+  const p = st ? st.board[n - 1] : "e";
+  let label = `${n}, ${p === "e" ? "empty" : PIECE_NAMES[p]}`;
+  if (sel[0] === n) label += ", picked up";
+  else if (sel.includes(n)) label += ", landing square";
+  if (sel.length && nextTargets().has(n)) label += ", can move here";
+  return label;
+}
+
 function render() {
   if (!st) return;
   for (let n = 1; n <= 32; n++) {
     const d = squareEl(n);
-    d.classList.remove("last", "path", "target", "selected", "captured-mark");
+    d.classList.remove("last", "path", "target", "selected");
     const old = d.querySelector(".piece");
     if (old) old.remove();
     const p = st.board[n - 1];
@@ -160,8 +186,13 @@ function render() {
     sel.forEach((n) => squareEl(n).classList.add("path"));
     for (const n of nextTargets()) squareEl(n).classList.add("target");
   }
+  for (let n = 1; n <= 32; n++) squareEl(n).setAttribute("aria-label", squareLabel(n));
   renderSide();
+  renderClocks();
   renderMoves();
+  renderReview();
+  renderParams();
+  renderAnalysis();
 }
 
 function renderSide() {
@@ -170,16 +201,30 @@ function renderSide() {
   $("mode-analyse").checked = s.mode === "analyse";
   $("engine-side").value = s.engine_side;
   if (document.activeElement !== $("movetime")) $("movetime").value = s.movetime;
+  if (document.activeElement !== $("review-seconds")) $("review-seconds").value = s.review_seconds;
   if (document.activeElement !== $("fen")) $("fen").value = st.fen;
+  const tc = $("time-control");
+  if (document.activeElement !== tc && tc.value !== "custom") {
+    if (!st.clock) tc.value = "move";
+    else {
+      const key = `${st.clock.time}+${st.clock.inc}`;
+      tc.value = [...tc.options].some((o) => o.value === key) ? key : "custom";
+    }
+  }
+  $("movetime-row").hidden = tc.value !== "move";
+  $("custom-clock").hidden = tc.value !== "custom";
   $("go").disabled = s.analysing;
   $("stop").disabled = !s.analysing;
+  $("takeback").disabled = st.plies === 0;
   const e = st.engine;
   const status = $("engine-status");
   if (e.status === "dead") {
     status.textContent = `Engine stopped: ${e.reason}. Press Restart engine.`;
     status.className = "engine-status dead";
   } else {
+    const reviewing = st.review && st.review.running;
     const doing = e.status === "starting" ? "starting…"
+      : reviewing ? "reviewing"
       : e.busy ? (s.mode === "analyse" ? "analysing" : "thinking") : "ready";
     status.textContent = `Engine: ${e.name} – ${doing}${e.message ? " – " + e.message : ""}`;
     status.className = "engine-status";
@@ -191,61 +236,407 @@ function renderSide() {
     const engineTurn = s.mode === "play" && s.engine_side === st.turn && st.ply === st.plies;
     $("result").textContent = engineTurn ? `${turn} to move (engine)` : `${turn} to move`;
   }
+  const node = currentPath();
+  $("promote").disabled = !node.length || node.every((i) => i === 0);
+  $("delete").disabled = !node.length;
 }
 
-function renderMoves() {
-  const box = $("moves");
-  box.textContent = "";
-  for (const m of st.moves) {
-    if (m.side === "White" || box.childElementCount === 0) {
+// ---- clocks: the server's snapshot, counted down here until the next one ----
+function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  const m = Math.floor(s / 60);
+  const rest = s - 60 * m;
+  if (s < 10) return `${m}:${rest.toFixed(1).padStart(4, "0")}`;
+  return `${m}:${String(Math.floor(rest)).padStart(2, "0")}`;
+}
+
+function clockLeft(side) {
+  const c = st.clock;
+  let left = c[side];
+  if (c.running === side) left -= (performance.now() - stateAt) / 1000;
+  return left;
+}
+
+function renderClocks() {
+  const c = st && st.clock;
+  const slots = [$("clock-top"), $("clock-bottom")];
+  const store = document.querySelector(".clocks-store");
+  $("clock-resume").hidden = !(c && c.paused && !c.flag && st.settings.mode === "play" && st.plies > 0);
+  if (!c) {
+    for (const id of ["clock-white", "clock-black"]) store.appendChild($(id));
+    return;
+  }
+  const [top, bottom] = flipped ? ["white", "black"] : ["black", "white"];
+  if ($(`clock-${top}`).parentElement !== slots[0]) slots[0].appendChild($(`clock-${top}`));
+  if ($(`clock-${bottom}`).parentElement !== slots[1]) slots[1].appendChild($(`clock-${bottom}`));
+  for (const side of ["white", "black"]) {
+    const el = $(`clock-${side}`);
+    const left = clockLeft(side);
+    el.querySelector(".time").textContent = clockText(left);
+    el.classList.toggle("running", c.running === side);
+    el.classList.toggle("low", left < 10);
+    el.classList.toggle("flag", c.flag === side);
+    const name = side === "white" ? "White" : "Black";
+    el.setAttribute("aria-label", `${name}'s clock: ${clockText(left)}${c.running === side ? ", running" : ""}`);
+  }
+}
+
+// ---- the move tree: main line, variations in brackets after the move they replace ----
+function currentPath() {
+  return st ? st.path.slice(0, st.ply) : [];
+}
+
+function moveButton(m) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "mv" + (m.on_line ? " on-line" : "") + (m.current ? " current" : "");
+  b.dataset.path = m.path.join(",");
+  b.dataset.ply = String(m.ply);
+  b.tabIndex = -1;
+  b.textContent = m.text;
+  if (m.mark) {
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = m.mark;
+    b.appendChild(mark);
+  }
+  const side = m.side === "White" ? "White" : "Black";
+  b.setAttribute("aria-label", `${m.number}${m.side === "White" ? "." : "…"} ${side} ${m.text}${m.mark ? " " + (m.mark === "??" ? "blunder" : "mistake") : ""}${m.current ? ", shown" : ""}`);
+  if (m.current) b.setAttribute("aria-current", "step");
+  return b;
+}
+
+function renderLine(box, entries, opens) {
+  let first = opens;
+  for (const m of entries) {
+    if (m.side === "White" || first) {
       const no = document.createElement("span");
       no.className = "no";
       no.textContent = m.side === "White" ? `${m.number}.` : `${m.number}…`;
       box.append(" ", no);
     }
-    const span = document.createElement("span");
-    span.className = "mv" + (m.ply === st.ply ? " current" : "");
-    span.dataset.ply = String(m.ply);
-    span.textContent = m.text;
-    box.append(" ", span);
+    box.append(" ", moveButton(m));
+    first = false;
+    for (const v of m.variations || []) {
+      const span = document.createElement("span");
+      span.className = "variation";
+      span.append(" (");
+      renderLine(span, v, true);
+      span.append(" )");
+      box.append(span);
+      first = true;
+    }
   }
-  const cur = box.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
-function fmtScore(x) {
-  if (x === null || x === undefined) return "?";
-  return (x > 0 ? "+" : "") + x.toFixed(2);
+function renderMoves() {
+  const box = $("moves");
+  const hadFocus = box.contains(document.activeElement);
+  box.textContent = "";
+  renderLine(box, st.tree, true);
+  const buttons = box.querySelectorAll(".mv");
+  const cur = box.querySelector(".mv.current") || buttons[buttons.length - 1];
+  if (cur) {
+    cur.tabIndex = 0;
+    const top = cur.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - cur.offsetHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+    }
+    if (hadFocus) cur.focus();
+  }
+}
+
+// ---- analysis: lines, arrows, preview, evaluation, the announcement ----
+function fmtNodes(n) {
+  if (n == null) return "?";
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} k`;
+  return String(n);
+}
+
+function scoreText(l) {
+  if (l.score_text) return l.score_text;
+  if (l.white_score == null) return "?";
+  return (l.white_score > 0 ? "+" : "") + l.white_score.toFixed(2);
+}
+
+function shownLines() {
+  // Lines about another position (the engine thinking at the end of the game while
+  // an earlier ply is viewed) are not drawn on this board.
+  return st ? lines.filter((l) => !l.fen || l.fen === st.fen) : [];
 }
 
 function renderAnalysis() {
+  const shown = shownLines();
+  // Rebuilt only when the lines change (not on every clock tick or state event), so a
+  // line under the mouse or the keyboard focus stays where it is.
+  const signature = JSON.stringify(shown);
+  if (signature === analysisShown) return;
+  analysisShown = signature;
   const box = $("analysis");
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.multipv : null;
   box.textContent = "";
-  for (const l of lines) {
+  for (const l of shown) {
     const d = document.createElement("div");
     d.className = "line";
     d.dataset.multipv = String(l.multipv);
-    const head = lines.length > 1 ? `${l.multipv}. ` : "";
+    d.tabIndex = 0;
+    d.setAttribute("role", "group");
+    const head = shown.length > 1 ? `${l.multipv}. ` : "";
     const score = document.createElement("span");
     score.className = "score";
-    score.textContent = fmtScore(l.score);
-    const nodes = l.nodes != null ? ` nodes ${l.nodes}` : "";
-    d.append(`${head}depth ${l.depth ?? "?"} `, score, `${nodes}  ${l.pv.join(" ")}`);
+    score.textContent = scoreText(l);
+    const stats = document.createElement("span");
+    stats.className = "stats";
+    const nps = l.nps != null ? ` · ${l.nps} Mn/s` : "";
+    stats.textContent = ` depth ${l.depth ?? "?"} · ${fmtNodes(l.nodes)} nodes${nps} `;
+    d.append(head, score, stats);
+    l.pv.forEach((text, i) => {
+      const m = document.createElement("span");
+      m.className = "pvmove";
+      m.dataset.index = String(i);
+      m.textContent = text;
+      d.append(" ", m);
+    });
+    d.setAttribute("aria-label", `${head}${scoreText(l)}, depth ${l.depth ?? "unknown"}: ${l.pv.join(" ")}`);
+    d.addEventListener("mouseover", (e) => {
+      const m = e.target.closest(".pvmove");
+      preview(l, m ? Number(m.dataset.index) : l.boards.length - 1);
+    });
+    d.addEventListener("focus", () => preview(l, l.boards.length - 1));
+    d.addEventListener("mouseleave", hidePreview);
+    d.addEventListener("blur", hidePreview);
     box.appendChild(d);
+    if (focused === String(l.multipv)) d.focus();
   }
-  const best = lines.find((l) => l.multipv === 1) || lines[0];
+  // The preview follows its line as the engine deepens it.
+  if (previewing) {
+    const l = shown.find((x) => x.multipv === previewing.multipv);
+    if (l) preview(l, previewing.index);
+    else hidePreview();
+  }
+  drawArrows(shown);
+  const best = shown.find((l) => l.multipv === 1) || shown[0];
   const fill = $("evalfill");
   if (best && best.white_score != null) {
     const pct = 50 + 50 * Math.tanh(best.white_score / 3);
     fill.style.height = `${pct.toFixed(1)}%`;
-    $("evaltext").textContent = fmtScore(best.white_score);
+    $("evaltext").textContent = `Evaluation: ${scoreText(best)} (depth ${best.depth ?? "?"})`;
+    $("evalbar").setAttribute("aria-label", `Evaluation: ${scoreText(best)}`);
   } else {
     fill.style.height = "50%";
     $("evaltext").textContent = "";
+    $("evalbar").setAttribute("aria-label", "Evaluation: none yet");
+  }
+  const move = best && best.pv.length ? best.pv[0] : "";
+  if (move !== lastBest) {
+    lastBest = move;
+    $("announce").textContent = move ? `Best move ${move}, ${scoreText(best)}` : "";
   }
 }
 
-// ---- moving: click the origin, then each landing square (or drag) ----
+function centre(n) {
+  const [r, c] = rowCol(n);
+  return [c + 0.5, r + 0.5];
+}
+
+function drawArrows(shown) {
+  const svg = $("arrows");
+  svg.querySelectorAll("g").forEach((g) => g.remove());
+  const ns = "http://www.w3.org/2000/svg";
+  // Weaker lines first, the best on top.
+  for (const l of [...shown].sort((a, b) => b.multipv - a.multipv)) {
+    const squares = l.squares && l.squares[0];
+    if (!squares || squares.length < 2) continue;
+    const g = document.createElementNS(ns, "g");
+    const best = l.multipv === 1;
+    g.setAttribute("class", best ? "best" : "other");
+    g.dataset.from = String(squares[0]);
+    g.dataset.to = String(squares[squares.length - 1]);
+    g.dataset.multipv = String(l.multipv);
+    g.setAttribute("stroke-width", best ? "0.16" : "0.08");
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", squares.map((n) => centre(n).join(",")).join(" "));
+    line.setAttribute("marker-end", "url(#head)");
+    g.appendChild(line);
+    svg.appendChild(g);
+  }
+}
+
+function preview(l, index) {
+  if (!l.boards.length || index < 0) return;
+  const i = Math.min(index, l.boards.length - 1);
+  const board = l.boards[i];
+  const box = $("preview");
+  box.textContent = "";
+  const cells = [];
+  for (let k = 0; k < 64; k++) {
+    const d = document.createElement("div");
+    d.className = "l";
+    cells.push(d);
+  }
+  for (let n = 1; n <= 32; n++) {
+    const [r, c] = rowCol(n);
+    const d = cells[r * 8 + c];
+    d.className = "d";
+    const p = board[n - 1];
+    if (p !== "e") {
+      const piece = document.createElement("div");
+      piece.className = `p ${p}`;
+      d.appendChild(piece);
+    }
+  }
+  cells.forEach((d) => box.appendChild(d));
+  document.querySelectorAll(".pvmove.hl").forEach((m) => m.classList.remove("hl"));
+  const lineEl = document.querySelector(`#analysis .line[data-multipv="${l.multipv}"]`);
+  if (lineEl) {
+    lineEl.querySelectorAll(".pvmove").forEach((m) => m.classList.toggle("hl", Number(m.dataset.index) <= i));
+  }
+  $("preview-caption").textContent = `After ${l.pv.slice(0, i + 1).join(" ")}`;
+  $("preview-box").hidden = false;
+  previewing = { multipv: l.multipv, index };
+}
+
+function hidePreview() {
+  previewing = null;
+  $("preview-box").hidden = true;
+  document.querySelectorAll(".pvmove.hl").forEach((m) => m.classList.remove("hl"));
+}
+
+// ---- engine settings: a control for every parameter the engine declares ----
+function paramControl(p) {
+  let el;
+  if (p.type === "bool") {
+    el = document.createElement("input");
+    el.type = "checkbox";
+  } else if (p.type === "int" || p.type === "real") {
+    el = document.createElement("input");
+    el.type = "number";
+    el.step = p.type === "int" ? "1" : "any";
+    if (p.min != null) el.min = String(p.min);
+    if (p.max != null) el.max = String(p.max);
+  } else if (p.type === "enum") {
+    el = document.createElement("select");
+    for (const v of p.values) {
+      const o = document.createElement("option");
+      o.value = v;
+      o.textContent = v;
+      el.appendChild(o);
+    }
+  } else {
+    el = document.createElement("input");
+    el.type = "text";
+    el.spellcheck = false;
+  }
+  el.id = `param-${p.name}`;
+  el.dataset.param = p.name;
+  el.dataset.type = p.type || "string";
+  el.addEventListener("change", () => {
+    let value;
+    if (p.type === "bool") value = el.checked;
+    else if (p.type === "int" || p.type === "real") value = el.value.trim() === "" ? "" : Number(el.value);
+    else value = el.value;
+    api("/api/engine/param", { name: p.name, value }).then((r) => {
+      if (r) say(`${p.name} set to ${p.type === "bool" ? value : el.value}`, true);
+    });
+  });
+  return el;
+}
+
+function renderParams() {
+  const params = st.engine.params || [];
+  const box = $("params");
+  const signature = JSON.stringify(params.map((p) => [p.name, p.type, p.min, p.max, p.values]));
+  if (signature !== paramsShown) {
+    paramsShown = signature;
+    box.textContent = "";
+    if (!params.length) box.textContent = "The engine declares no parameters.";
+    for (const p of params) {
+      const label = document.createElement("label");
+      label.htmlFor = `param-${p.name}`;
+      const range = p.min != null || p.max != null ? ` (${p.min ?? "…"}–${p.max ?? "…"})` : "";
+      label.textContent = `${p.name}${range}`;
+      box.append(label, paramControl(p));
+    }
+  }
+  for (const p of params) {
+    const el = $(`param-${p.name}`);
+    if (!el || el === document.activeElement) continue;
+    if (p.type === "bool") el.checked = p.value === "true";
+    else el.value = p.value;
+  }
+}
+
+// ---- review: progress, the chart under the board, marks in the move list ----
+function renderReview() {
+  const r = st.review;
+  $("review").disabled = !!(r && r.running) || st.plies === 0;
+  $("review-stop").disabled = !(r && r.running);
+  $("review-save").hidden = !r || r.points.length === 0;
+  const progress = $("review-progress");
+  progress.hidden = !r;
+  if (!r) {
+    $("review-status").textContent = "";
+    $("chart-box").hidden = true;
+    return;
+  }
+  progress.max = r.total;
+  progress.value = r.done;
+  const marks = r.points.filter((p) => p.mark);
+  const blunders = marks.filter((p) => p.mark === "??").length;
+  const state = r.error ? `stopped: ${r.error}` : r.running ? "reviewing" : r.done === r.total ? "done" : "stopped";
+  $("review-status").textContent = `${state}: ${r.done} of ${r.total} positions, ${marks.length - blunders} mistakes (?), ${blunders} blunders (??)`;
+  drawChart(r);
+}
+
+function drawChart(r) {
+  const box = $("chart-box");
+  const svg = $("chart");
+  box.hidden = r.points.length === 0;
+  const hadFocus = svg.contains(document.activeElement);
+  const focusedPly = hadFocus && document.activeElement.dataset ? document.activeElement.dataset.ply : null;
+  svg.textContent = "";
+  if (!r.points.length) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const w = 600, h = 140, pad = 8;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const x = (ply) => pad + (w - 2 * pad) * (r.plies ? ply / r.plies : 0);
+  const y = (men) => h / 2 - (h / 2 - pad) * (men / 3);
+  const zero = document.createElementNS(ns, "line");
+  zero.setAttribute("class", "zero");
+  zero.setAttribute("x1", pad); zero.setAttribute("x2", w - pad);
+  zero.setAttribute("y1", h / 2); zero.setAttribute("y2", h / 2);
+  svg.appendChild(zero);
+  const curve = document.createElementNS(ns, "polyline");
+  curve.setAttribute("class", "curve");
+  curve.setAttribute("points", r.points.map((p) => `${x(p.ply)},${y(p.men)}`).join(" "));
+  svg.appendChild(curve);
+  const reviewedShown = r.line_shown;
+  for (const p of r.points) {
+    const c = document.createElementNS(ns, "circle");
+    c.setAttribute("cx", x(p.ply));
+    c.setAttribute("cy", y(p.men));
+    c.setAttribute("r", p.mark ? 5 : 3.5);
+    const cls = [p.mark === "??" ? "blunder" : p.mark === "?" ? "mistake" : ""];
+    if (reviewedShown && p.ply === st.ply) cls.push("current");
+    c.setAttribute("class", cls.join(" ").trim());
+    c.dataset.ply = String(p.ply);
+    c.setAttribute("role", "button");
+    c.setAttribute("tabindex", "-1");
+    c.setAttribute("aria-label", `Ply ${p.ply}: ${p.text}${p.mark ? ` ${p.mark === "??" ? "blunder" : "mistake"}, loses ${p.loss}` : ""}`);
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `ply ${p.ply}: ${p.text}${p.mark ? " " + p.mark : ""}`;
+    c.appendChild(title);
+    svg.appendChild(c);
+  }
+  const points = svg.querySelectorAll("circle");
+  const stop = [...points].find((c) => c.dataset.ply === (focusedPly ?? String(reviewedShown ? st.ply : 0))) || points[0];
+  stop.setAttribute("tabindex", "0");
+  if (hadFocus) stop.focus();
+}
+
+// ---- moving: click the origin, then each landing square (or drag, or the keyboard) ----
 function startsWith(path, prefix) {
   return prefix.every((n, i) => path[i] === n);
 }
@@ -256,6 +647,7 @@ function candidates() {
 
 function nextTargets() {
   const out = new Set();
+  if (!st || !sel.length) return out;
   for (const m of candidates()) {
     for (const p of m.paths) if (p.length > sel.length && startsWith(p, sel)) out.add(p[sel.length]);
   }
@@ -281,7 +673,7 @@ function select(n) {
   sel = [];
   if (!st.legal.length) { say(whyNoMove()); render(); return; }
   const p = pieceAt(n);
-  if (p === "e") { say(`Square ${n} is empty: click one of your pieces.`); render(); return; }
+  if (p === "e") { say(`Square ${n} is empty: pick one of your pieces.`); render(); return; }
   if (!isOwn(n)) { say(`That piece is not yours: ${st.turn === "white" ? "White" : "Black"} is to move.`); render(); return; }
   if (!st.legal.some((m) => m.from === n)) {
     const capturing = [...new Set(st.legal.filter((m) => m.captured.length).map((m) => m.from))];
@@ -295,7 +687,8 @@ function select(n) {
   }
   sel = [n];
   const capture = candidates().some((m) => m.captured.length);
-  say(capture ? "Capture: click each landing square in turn." : "Click the destination square.", true);
+  const targets = [...nextTargets()].join(", ");
+  say(capture ? `Capture: pick each landing square in turn (${targets}).` : `Piece on ${n} picked up: it can go to ${targets}.`, true);
   render();
 }
 
@@ -310,14 +703,14 @@ function clickSquare(n) {
     const full = matching.find((x) => x.p.length === prefix.length);
     if (full) { play(full.m); return; }
     sel = prefix;
-    say(`Capture goes on: click the next landing square.`, true);
+    say(`Capture goes on: pick the next landing square (${[...nextTargets()].join(" or ")}).`, true);
     render();
     return;
   }
   const byDestination = candidates().filter((m) => m.to === n && m.paths.some((p) => startsWith(p, sel)));
   if (byDestination.length === 1) { play(byDestination[0]); return; }
   if (byDestination.length > 1) {
-    say(`Several captures end on ${n}: click the landing squares one by one to choose.`);
+    say(`Several captures end on ${n}: pick the landing squares one by one to choose.`);
     return;
   }
   if (isOwn(n) && sel.length === 1) { select(n); return; }
@@ -341,9 +734,53 @@ function squareFromEvent(e) {
   return sq ? Number(sq.dataset.square) : null;
 }
 
+function focusOn(n) {
+  const old = squareEl(focusSquare);
+  if (old) old.tabIndex = -1;
+  focusSquare = n;
+  const el = squareEl(n);
+  el.tabIndex = 0;
+  el.focus();
+}
+
+// Arrow keys walk the 32 playing squares as rows of four: up and down a row (4 squares
+// in FID numbers), left and right along the row; mirrored when the board is flipped.
+function squareKeys(e) {
+  const sq = e.target.closest("[data-square]");
+  if (!sq) return;
+  const n = Number(sq.dataset.square);
+  const row = Math.floor((n - 1) / 4);
+  const k = (n - 1) % 4;
+  const sign = flipped ? -1 : 1;
+  let target = null;
+  if (e.key === "ArrowUp") target = row - sign;
+  if (e.key === "ArrowDown") target = row + sign;
+  if (target !== null) {
+    if (target >= 0 && target < 8) focusOn(4 * target + k + 1);
+    e.preventDefault();
+    return;
+  }
+  let col = null;
+  if (e.key === "ArrowLeft") col = k - sign;
+  if (e.key === "ArrowRight") col = k + sign;
+  if (col !== null) {
+    if (col >= 0 && col < 4) focusOn(4 * row + col + 1);
+    e.preventDefault();
+    return;
+  }
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    clickSquare(n);
+  } else if (e.key === "Escape") {
+    sel = [];
+    say("");
+    render();
+  }
+}
+
 function setupBoard() {
-  // A press on one of your pieces selects it; releasing on another square moves there
-  // (drag), releasing on the same square is a click.
+  // A press on one of your pieces picks it up; releasing on another square moves there
+  // (drag), releasing on the same square is a click. Touch works the same way.
   let selectedOnDown = false;
   const board = $("board");
   board.addEventListener("pointerdown", (e) => {
@@ -366,16 +803,51 @@ function setupBoard() {
     }
     selectedOnDown = false;
   });
+  // Pointer events do the work; a click (or Enter/Space) must not do it twice.
+  board.addEventListener("click", (e) => e.preventDefault());
+  board.addEventListener("keydown", squareKeys);
+  board.addEventListener("focusin", (e) => {
+    const sq = e.target.closest("[data-square]");
+    if (sq) focusSquare = Number(sq.dataset.square);
+  });
 }
 
 // ---- controls ----
+function goto(ply) {
+  if (st) api("/api/goto", { ply: Math.max(0, Math.min(st.plies, ply)) });
+}
+
 function setupControls() {
-  $("flip").onclick = () => { flipped = !flipped; $("evalbar").classList.toggle("flipped", flipped); buildBoard(); render(); };
+  $("flip").onclick = () => {
+    flipped = !flipped;
+    $("evalbar").classList.toggle("flipped", flipped);
+    buildBoard();
+    analysisShown = ""; // the arrows turn with the board
+    render();
+  };
   $("numbers").onchange = () => $("board").classList.toggle("numbers", $("numbers").checked);
   $("mode-play").onchange = () => api("/api/settings", { mode: "play" });
   $("mode-analyse").onchange = () => api("/api/settings", { mode: "analyse" });
   $("engine-side").onchange = () => api("/api/settings", { engine_side: $("engine-side").value });
   $("movetime").onchange = () => api("/api/settings", { movetime: Number($("movetime").value) });
+  $("review-seconds").onchange = () => api("/api/settings", { review_seconds: Number($("review-seconds").value) });
+  $("time-control").onchange = () => {
+    const v = $("time-control").value;
+    if (v === "move") api("/api/settings", { clock: null });
+    else if (v !== "custom") {
+      const [time, inc] = v.split("+").map(Number);
+      api("/api/settings", { clock: { time, inc } });
+    }
+    renderSide();
+  };
+  $("clock-set").onclick = () => {
+    const time = Number($("clock-minutes").value) * 60;
+    const inc = Number($("clock-inc").value || 0);
+    api("/api/settings", { clock: { time, inc } }).then((r) => {
+      if (r) say("Clocks set: they start with the first move.", true);
+    });
+  };
+  $("clock-resume").onclick = () => api("/api/clock", { resume: true });
   $("new-game").onclick = () => api("/api/new");
   $("takeback").onclick = () => api("/api/takeback");
   $("go").onclick = () => api("/api/analysis", { run: true });
@@ -383,26 +855,73 @@ function setupControls() {
   $("restart").onclick = () => api("/api/engine/restart");
   $("set-fen").onclick = () => api("/api/position", { fen: $("fen").value.trim() });
   $("fen").onkeydown = (e) => { if (e.key === "Enter") $("set-fen").click(); };
+  $("load-pdn").onclick = () => $("pdn-file").click();
   $("pdn-file").onchange = () => {
     const f = $("pdn-file").files[0];
     if (!f) return;
     f.arrayBuffer().then((bytes) => loadPdn(bytes)).finally(() => { $("pdn-file").value = ""; });
   };
-  const go = (ply) => st && api("/api/goto", { ply: Math.max(0, Math.min(st.plies, ply)) });
-  $("nav-start").onclick = () => go(0);
-  $("nav-back").onclick = () => st && go(st.ply - 1);
-  $("nav-forward").onclick = () => st && go(st.ply + 1);
-  $("nav-end").onclick = () => st && go(st.plies);
-  $("moves").onclick = (e) => { const t = e.target.closest("[data-ply]"); if (t) go(Number(t.dataset.ply)); };
+  $("nav-start").onclick = () => goto(0);
+  $("nav-back").onclick = () => st && goto(st.ply - 1);
+  $("nav-forward").onclick = () => st && goto(st.ply + 1);
+  $("nav-end").onclick = () => st && goto(st.plies);
+  $("moves").onclick = (e) => {
+    const t = e.target.closest("[data-path]");
+    if (t) api("/api/line", { path: t.dataset.path.split(",").map(Number) });
+  };
+  $("moves").onkeydown = (e) => {
+    const keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    if (e.key in keys && st) { e.preventDefault(); goto(st.ply + keys[e.key]); }
+    if (e.key === "Home" && st) { e.preventDefault(); goto(0); }
+    if (e.key === "End" && st) { e.preventDefault(); goto(st.plies); }
+  };
+  $("promote").onclick = () => api("/api/variation/promote", { path: currentPath() });
+  $("delete").onclick = () => {
+    const path = currentPath();
+    if (path.length) api("/api/variation/delete", { path });
+  };
+  $("review").onclick = () => api("/api/review", { run: true });
+  $("review-stop").onclick = () => api("/api/review", { run: false });
+  const chart = $("chart");
+  chart.addEventListener("click", (e) => {
+    const p = e.target.closest("[data-ply]");
+    if (p) api("/api/review/goto", { ply: Number(p.dataset.ply) });
+  });
+  chart.addEventListener("keydown", (e) => {
+    const p = e.target.closest("[data-ply]");
+    if (!p) return;
+    const points = [...chart.querySelectorAll("circle")];
+    const i = points.indexOf(p);
+    let next = null;
+    if (e.key === "ArrowLeft" || e.key === "ArrowDown") next = points[Math.max(0, i - 1)];
+    if (e.key === "ArrowRight" || e.key === "ArrowUp") next = points[Math.min(points.length - 1, i + 1)];
+    if (e.key === "Home") next = points[0];
+    if (e.key === "End") next = points[points.length - 1];
+    if (next) {
+      e.preventDefault();
+      p.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+      api("/api/review/goto", { ply: Number(next.dataset.ply) });
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      api("/api/review/goto", { ply: Number(p.dataset.ply) });
+    }
+  });
+  // Left and right page through the game when nothing else takes the keys.
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.defaultPrevented || e.target !== document.body) return;
     if (e.key === "ArrowLeft") $("nav-back").click();
     if (e.key === "ArrowRight") $("nav-forward").click();
   });
 }
 
+// Drop the token from the address bar once the page is in: the cookie keeps it.
+if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", "/");
+
 buildBoard();
 setupBoard();
 setupControls();
+setInterval(() => { if (st && st.clock) renderClocks(); }, 100);
 fetch("/api/state").then((r) => r.json()).then(setState).catch(() => say("the server does not answer"));
 connect();

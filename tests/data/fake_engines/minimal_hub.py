@@ -6,7 +6,9 @@ Art. 6.9), one-ply material search, plain `info depth=N score=S pv=...` lines.
 Usage: minimal_hub.py
 
 Commands: hub, init, set-param, new-game, pos, level, go [think|ponder|analyze],
-stop, ping, quit. `go think` answers after a short pause (a fraction of move-time);
+stop, ping, quit. It declares one parameter of each protocol type (bool, int, real,
+enum, string), which change nothing but are checked: a bad name or value is an
+`error` line, as the protocol asks. `go think` answers after a short pause (a fraction of move-time);
 `go analyze` sends an info line every 0.2 s with a growing depth until `stop`.
 Stdin is read by a thread, so `stop` and `ping` are served during a search.
 """
@@ -189,6 +191,27 @@ def search(pos, mode, movetime, lines):
     return pending
 
 
+# One parameter of each type: name -> (declaration, check of a value).
+PARAMS = {
+    "book": ('value=true type=bool', lambda v: v in ("true", "false")),
+    "noise": ('value=0 type=int min=0 max=100', lambda v: v.isdigit() and int(v) <= 100),
+    "contempt": ('value=0 type=real min=-1 max=1', lambda v: re.fullmatch(r"-?[0-9.]+", v) is not None and -1 <= float(v) <= 1),
+    "mood": ('value=calm type=enum values="calm wild"', lambda v: v in ("calm", "wild")),
+    "motto": ('value="" type=string', lambda v: True),
+}
+
+
+def set_param(line):
+    m = re.search(r'name=(\S+)', line)
+    v = re.search(r'value=("[^"]*"|\S*)', line)
+    name = m.group(1) if m else ""
+    value = v.group(1).strip('"') if v else ""
+    if name not in PARAMS:
+        say('error message="set-param: unknown parameter %s"' % name)
+    elif not PARAMS[name][1](value):
+        say('error message="set-param: bad value %s for %s"' % (value, name))
+
+
 def main():
     lines = queue.Queue()
 
@@ -207,7 +230,11 @@ def main():
         cmd = words[0]
         if cmd == "hub":
             say("id name=Minimal version=1")
+            for name, (decl, _) in PARAMS.items():
+                say("param name=%s %s" % (name, decl))
             say("wait")
+        elif cmd == "set-param":
+            set_param(line)
         elif cmd == "init":
             say("ready")
         elif cmd == "ping":
