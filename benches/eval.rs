@@ -13,6 +13,7 @@ fn bench_eval(c: &mut Criterion) {
         .iter()
         .filter_map(|t| Position::parse(t).ok())
         .collect();
+    let weights = damiera::search::eval::embedded_weights();
     for (name, style) in [
         ("eval pattern x10", EvalStyle::Pattern),
         ("eval hce x10", EvalStyle::Hce),
@@ -21,7 +22,7 @@ fn bench_eval(c: &mut Criterion) {
             b.iter(|| {
                 positions
                     .iter()
-                    .map(|p| evaluate(black_box(p), style))
+                    .map(|p| evaluate(black_box(p), style, &weights))
                     .sum::<i32>()
             })
         });

@@ -21,26 +21,27 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(command) = &cli.command
-        && let Err(e) = cli::load_eval_file(command.eval_file())
-    {
-        eprintln!("{e}");
-        return ExitCode::from(2);
-    }
+    let eval = match cli::load_eval_file(cli.command.as_ref().and_then(Command::eval_file)) {
+        Ok(eval) => eval,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
         None | Some(Command::Hub) => exit_code(damiera::hub::session::run_stdio()),
         Some(Command::Match(args)) => cli::matchcmd::main(&args),
-        Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, out)),
+        Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, &eval, out)),
         Some(Command::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
         Some(Command::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
         Some(Command::Gui(args)) => tool_exit(|out| cli::gui::run(&args, out)),
-        Some(Command::Selfplay(args)) => tool_exit(|out| cli::selfplay::run(&args, out)),
+        Some(Command::Selfplay(args)) => tool_exit(|out| cli::selfplay::run(&args, &eval, out)),
         Some(Command::Train(args)) => tool_exit(|out| cli::train::run(&args, out)),
         Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
         Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
-        Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, out)),
+        Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
         Some(Command::Play(args)) => {
-            write_exit(|out| cli::play::run(&args, std::io::stdin().lock(), out))
+            write_exit(|out| cli::play::run(&args, &eval, std::io::stdin().lock(), out))
         }
     }
 }

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+
 use damiera::game::pdn::{PdnGame, parse_pdn};
 use damiera::game::replay::replay_game;
 
@@ -88,11 +90,10 @@ fn python() -> Option<PathBuf> {
     if venv.exists() {
         return Some(venv);
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI is set but no Python: set DAMIERA_PYTHON (see .ci/run)"
+    support::skip(
+        "the pydraughts part of the PDN tests",
+        "no DAMIERA_PYTHON and no .venv with pydraughts",
     );
-    eprintln!("SKIPPED the pydraughts part: no DAMIERA_PYTHON and no .venv");
     None
 }
 

@@ -342,6 +342,7 @@ fn search_with(
         egdb: db,
         multipv: 1,
         rules: DrawRules::default(),
+        weights: &damiera::search::eval::embedded_weights(),
     };
     search(pos, history, &Limits::nodes(nodes), &ctx, |_| {})
 }
@@ -364,6 +365,7 @@ fn search_under(
         egdb: Some(db),
         multipv: 1,
         rules,
+        weights: &damiera::search::eval::embedded_weights(),
     };
     search(pos, history, &Limits::depth(depth), &ctx, |_| {})
 }

@@ -11,6 +11,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+mod support;
+
 /// Longest wait for any answer.
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -516,6 +518,84 @@ fn malformed_lines_get_errors_and_change_nothing() {
     hub.close_cleanly();
 }
 
+/// A table size in range that the system cannot give is an `error`, and the table in
+/// use stays: the engine still searches, and `hub` names the old size.
+#[test]
+fn a_table_the_system_cannot_give_is_an_error() {
+    // With "always overcommit" (mode 1) the kernel promises any size and the process
+    // would be killed when the table is touched: nothing here could refuse it.
+    let mode = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
+    if mode.trim() == "1" {
+        support::skip(
+            "a_table_the_system_cannot_give_is_an_error",
+            "vm.overcommit_memory is 1: the kernel grants every allocation",
+        );
+        return;
+    }
+    let mut hub = Hub::start();
+    hub.send("set-param name=tt-size value=2");
+    hub.send("set-param name=tt-size value=1048576");
+    let line = hub.recv();
+    assert_eq!(
+        line,
+        "error message=\"set-param: cannot allocate a transposition table of 1048576 MiB\""
+    );
+    hub.send("hub");
+    let mut declared = Vec::new();
+    loop {
+        let line = hub.recv();
+        if line == "wait" {
+            break;
+        }
+        declared.push(line);
+    }
+    assert!(
+        declared.contains(&"param name=tt-size value=2 type=int min=1 max=1048576".to_string()),
+        "{declared:?}"
+    );
+    hub.send("level depth=4");
+    hub.send("go");
+    assert!(hub.done().starts_with("done move="));
+    hub.close_cleanly();
+}
+
+/// A line longer than the reader holds (1 MiB) is one error, in its turn; the next
+/// line is read as usual.
+#[test]
+fn an_overlong_line_is_an_error_and_skipped() {
+    let mut hub = Hub::start();
+    let long = format!("pos start moves=\"{}\"", "22-19 ".repeat(200_000));
+    hub.send(&long);
+    assert_eq!(
+        hub.recv(),
+        "error message=\"input: line longer than 1048576 bytes, ignored\""
+    );
+    hub.ping();
+    // During a search it waits for the `done`, like any other line.
+    hub.send("go analyze");
+    hub.send(&long);
+    hub.ping();
+    hub.send("stop");
+    hub.done();
+    assert!(hub.recv().starts_with("error message=\"input: line longer"));
+    hub.ping();
+    hub.close_cleanly();
+}
+
+/// A weights "file" that never ends is read only as far as a weights file goes.
+#[test]
+fn an_endless_weights_file_is_refused() {
+    let mut hub = Hub::start();
+    hub.send("set-param name=eval-file value=/dev/zero");
+    let line = hub.recv();
+    assert!(
+        line.starts_with("error message=\"set-param: bad value for eval-file: '/dev/zero'"),
+        "{line}"
+    );
+    hub.ping();
+    hub.close_cleanly();
+}
+
 // ---------------------------------------------------------------------------
 // (f) end of input
 // ---------------------------------------------------------------------------
@@ -662,13 +742,10 @@ fn python() -> Option<PathBuf> {
 #[test]
 fn pydraughts_plays_complete_games() {
     let Some(python) = python() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but no Python: set DAMIERA_PYTHON (see .ci/run)"
-        );
-        eprintln!(
-            "SKIPPED pydraughts_plays_complete_games: no DAMIERA_PYTHON and no .venv \
-             (python3 -m venv .venv && .venv/bin/pip install -r tests/python/requirements.txt)"
+        support::skip(
+            "pydraughts_plays_complete_games",
+            "no DAMIERA_PYTHON and no .venv (python3 -m venv .venv && \
+             .venv/bin/pip install -r tests/python/requirements.txt)",
         );
         return;
     };

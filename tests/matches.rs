@@ -115,7 +115,9 @@ fn crashing_engine_loses_and_is_restarted() {
 
 #[test]
 fn hanging_engine_forfeits_on_time() {
-    failing_engine_loses("hang", "time forfeit", &["--movetime", "0.2"]);
+    // Two seconds a move: the random mover's answers (a process start each) fit with
+    // room to spare on a loaded machine; only the hanging engine runs out.
+    failing_engine_loses("hang", "time forfeit", &["--movetime", "2"]);
 }
 
 #[test]
@@ -173,6 +175,21 @@ fn bad_command_lines_exit_2_with_one_line() {
         &["--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"],
         "--tc",
     );
+    // Sizes and durations beyond what the runner can hold are refused, not a panic.
+    for (flag, value) in [
+        ("--tc", "1e300"),
+        ("--tc", "10+1e300"),
+        ("--movetime", "1e300"),
+        ("--movetime", "inf"),
+        ("--margin-ms", "18446744073709551615"),
+        ("--adjudicate-score", "nan"),
+    ] {
+        let mut args = vec!["--engine", "cmd=x", "--engine", "cmd=y", flag, value];
+        if flag == "--adjudicate-score" {
+            args.extend(["--adjudicate-count", "3"]);
+        }
+        rejects(&args, flag);
+    }
     let sprt = [
         "--engine", "cmd=x", "--engine", "cmd=y", "--sprt", "elo0=5", "elo1=0",
     ];

@@ -43,6 +43,7 @@ fn run_under(
         egdb: None,
         multipv,
         rules,
+        weights: &damiera::search::eval::embedded_weights(),
     };
     search(pos, history, &limits, &ctx, |_| {})
 }
@@ -287,6 +288,7 @@ fn multipv_reports_every_line_of_every_iteration() {
         multipv: 3,
         rules: DrawRules::default(),
         egdb: None,
+        weights: &damiera::search::eval::embedded_weights(),
     };
     let mut seen = Vec::new();
     let r = search(&pos, &[], &Limits::depth(5), &ctx, |info| {

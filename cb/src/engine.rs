@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use damiera::board::{Position, Square};
 use damiera::game::Game;
 use damiera::movegen::{legal_moves, sort_moves};
+use damiera::search::eval::embedded_weights;
 use damiera::search::{EvalStyle, evaluate};
 use parking_lot::Mutex;
 
@@ -348,7 +349,7 @@ fn static_evaluation(fen: &str) -> Reply {
     match Position::from_fen(fen.trim()) {
         Ok(pos) => handled(format!(
             "Static evaluation: {} for the side to move",
-            think::score_text(evaluate(&pos, EvalStyle::Pattern))
+            think::score_text(evaluate(&pos, EvalStyle::Pattern, &embedded_weights()))
         )),
         Err(e) => refused(format!("error: bad FEN {:?}: {e}", clip(fen))),
     }

@@ -151,6 +151,8 @@ pub fn think(searcher: &Searcher, request: Request) -> Result<SearchResult, Stri
         return Err("no hash table".into());
     };
     let control = SearchControl::new();
+    // The engine plays with the embedded weights (CheckerBoard has no eval-file option).
+    let weights = damiera::search::eval::embedded_weights();
     let (tx, rx) = std::sync::mpsc::channel::<SearchInfo>();
     let mut lines: Vec<SearchInfo> = Vec::new();
     std::thread::scope(|scope| {
@@ -162,6 +164,7 @@ pub fn think(searcher: &Searcher, request: Request) -> Result<SearchResult, Stri
             egdb: egdb.as_deref(),
             multipv,
             rules: DrawRules::default(),
+            weights: &weights,
         };
         let worker = std::thread::Builder::new()
             .name("damiera-search".into())

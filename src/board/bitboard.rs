@@ -1,4 +1,4 @@
-//! Bitboard constants and helpers for the internal 36-bit layout (see [`super::square`]).
+//! Bitboard constants and helpers for the internal 36-bit layout (see `board::square`).
 
 /// A set of squares in the internal layout.
 pub type Bitboard = u64;

@@ -15,9 +15,11 @@ use crate::game::pdn_file::{decode, read_games as read_pdn_games};
 use crate::game::replay::replay_game;
 use crate::game::{DrawRules, Game};
 use crate::movegen::{is_irreversible, legal_moves, path_text};
+use crate::search::eval::EvalFile;
 use crate::search::score::{database_plies, in_men, plies_to_end};
 use crate::search::{
-    Limits, SearchContext, SearchControl, SearchResult, Style, TranspositionTable, search,
+    Limits, PatternWeights, SearchContext, SearchControl, SearchResult, Style, TranspositionTable,
+    search,
 };
 
 use super::CliError;
@@ -155,7 +157,7 @@ struct Job {
 
 /// Runs the analysis; errors (unreadable input, bad FEN, illegal PDN move, unwritable
 /// output) are one line. Files are written whole or not at all.
-pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<(), CliError> {
     let bytes = read_input(args.input.as_ref())?;
     let text = decode(&bytes);
     let is_pdn = looks_like_pdn(&text);
@@ -179,7 +181,11 @@ pub fn run(args: &AnalyseArgs, out: &mut impl Write) -> Result<(), CliError> {
         .transpose()?;
     let limits = limits(args);
     let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(CliError)?;
-    let verdicts = analyse_all(&jobs, games.len(), &limits, args, egdb.as_ref(), out)?;
+    let tools = Tools {
+        egdb: egdb.as_ref(),
+        weights: eval.weights(),
+    };
+    let verdicts = analyse_all(&jobs, games.len(), &limits, args, tools, out)?;
     let marks = Marks {
         mistake: args.mistake,
         blunder: args.blunder,
@@ -222,24 +228,32 @@ fn check_args(args: &AnalyseArgs, is_pdn: bool) -> Result<(), CliError> {
 
 /// Searches every job, writing its JSON line; returns the verdicts on the played moves,
 /// one list per game.
+/// The databases and weights the searches use.
+#[derive(Clone, Copy)]
+struct Tools<'a> {
+    egdb: Option<&'a crate::egdb::Egdb>,
+    weights: &'a PatternWeights,
+}
+
 fn analyse_all(
     jobs: &[Job],
     games: usize,
     limits: &Limits,
     args: &AnalyseArgs,
-    egdb: Option<&crate::egdb::Egdb>,
+    tools: Tools,
     out: &mut impl Write,
 ) -> Result<Vec<Vec<PlyVerdict>>, CliError> {
-    let tt = TranspositionTable::new(args.tt_size as usize);
+    let tt = TranspositionTable::try_new(args.tt_size as usize).map_err(CliError)?;
     let control = SearchControl::new();
     let ctx = SearchContext {
         tt: &tt,
         control: &control,
         style: Style::FULL,
         threads: args.threads as usize,
-        egdb,
+        egdb: tools.egdb,
         multipv: args.multipv as usize,
         rules: rules(args),
+        weights: tools.weights,
     };
     let bar = progress(jobs.len());
     let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games];

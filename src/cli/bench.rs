@@ -9,6 +9,7 @@ use clap::Args;
 
 use crate::board::Position;
 use crate::game::DrawRules;
+use crate::search::eval::EvalFile;
 use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
 
 /// The bench positions: the start, opening ballots, middlegames, endgames with kings.
@@ -50,8 +51,8 @@ pub struct BenchArgs {
 
 /// Runs the bench; the last line is exactly `bench <nodes> nodes <nps> nps` (speed over
 /// the searches alone, not the table clearing between positions).
-pub fn run(args: &BenchArgs, out: &mut impl Write) -> std::io::Result<()> {
-    let tt = TranspositionTable::new(args.tt_size as usize);
+pub fn run(args: &BenchArgs, eval: &EvalFile, out: &mut impl Write) -> std::io::Result<()> {
+    let tt = TranspositionTable::try_new(args.tt_size as usize).map_err(std::io::Error::other)?;
     let control = SearchControl::new();
     let (mut total, mut searching) = (0u64, std::time::Duration::ZERO);
     for (i, text) in POSITIONS.iter().enumerate() {
@@ -72,6 +73,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> std::io::Result<()> {
             egdb: None,
             multipv: 1,
             rules: DrawRules::default(),
+            weights: eval.weights(),
         };
         let r = search(&pos, &[], &Limits::depth(args.depth), &ctx, |_| {});
         let elapsed = t.elapsed();

@@ -32,6 +32,8 @@ An engine that sends an illegal move, crashes, answers late or prints a malforme
 line loses the game (PDN Termination tag says why) and is restarted.";
 
 /// Arguments of `match`.
+// The field docs are clap's help text, not Markdown: `<command>` is a placeholder.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
@@ -70,8 +72,9 @@ pub struct MatchArgs {
     /// Node limit sent to the engines.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Extra milliseconds an engine may use beyond its clock before it forfeits.
-    #[arg(long, default_value_t = 100)]
+    /// Extra milliseconds an engine may use beyond its clock before it forfeits (at most
+    /// an hour).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=MAX_MARGIN_MS))]
     pub margin_ms: u64,
     /// Write the games to this PDN file (as they finish).
     #[arg(long)]
@@ -93,7 +96,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 300)]
     pub max_moves: u32,
     /// Score (men) at or beyond which both engines' reports decide the game.
-    #[arg(long, requires = "adjudicate_count")]
+    #[arg(long, requires = "adjudicate_count", value_parser = parse_score)]
     pub adjudicate_score: Option<f64>,
     /// Consecutive moves of each engine needed for score adjudication.
     #[arg(long, requires = "adjudicate_score")]
@@ -150,11 +153,30 @@ pub fn parse_tc(text: &str) -> Result<(f64, f64), String> {
     Ok((base, inc))
 }
 
-/// Parses non-negative finite seconds.
+/// The longest time a user may give on the command line, in seconds (about 11.6 days):
+/// a larger one is a typo, and would not fit the runner's clocks.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// The largest `--margin-ms`: an hour.
+pub const MAX_MARGIN_MS: u64 = 3_600_000;
+
+/// Parses seconds: a finite number from 0 to [`MAX_SECONDS`].
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("bad seconds {text:?}: expected a number >= 0")),
+        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "bad seconds {text:?}: expected a number from 0 to {MAX_SECONDS}"
+        )),
+    }
+}
+
+/// Parses a score in men for adjudication: a finite number from 0 to 100.
+fn parse_score(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if (0.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "bad score {text:?}: expected a number of men from 0 to 100"
+        )),
     }
 }
 
@@ -272,14 +294,14 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     }
     let per_round = 2 * openings.len() as u64;
     let games = match (args.games, args.rounds) {
-        (Some(g), Some(r)) => g.min(r * per_round),
+        (Some(g), Some(r)) => g.min(r.saturating_mul(per_round)),
         (Some(g), None) => g,
-        (None, r) => r.unwrap_or(1) * per_round,
+        (None, r) => r.unwrap_or(1).saturating_mul(per_round),
     };
     Ok(MatchConfig {
         engines: [a, b],
         openings,
-        games: games as usize,
+        games: usize::try_from(games).unwrap_or(usize::MAX),
         concurrency: args.concurrency as usize,
         settings,
         sprt,
@@ -500,6 +522,11 @@ mod tests {
         assert!(parse_tc("0+1").is_err());
         assert!(parse_tc("-1+0").is_err());
         assert!(parse_tc("10+x").is_err());
+        for huge in ["1e300", "1e300+0", "10+1e300", "inf", "1000001", "nan+0"] {
+            assert!(parse_tc(huge).is_err(), "{huge}");
+        }
+        assert_eq!(parse_tc("1000000+1000000"), Ok((1e6, 1e6)));
+        assert!(parse_seconds("1e300").is_err());
     }
 
     fn engine_words(values: &[&str]) -> Vec<Vec<String>> {

@@ -18,6 +18,7 @@ pub mod tune;
 use clap::{Parser, Subcommand};
 
 use crate::board::Position;
+use crate::search::eval::EvalFile;
 
 /// Damiera, an Italian draughts engine (FID rules). Without a subcommand it speaks the Hub
 /// protocol on stdin/stdout.
@@ -86,10 +87,11 @@ impl std::fmt::Display for CliError {
     }
 }
 
-/// Loads `--eval-file` when given; a bad file is a one-line error.
-pub fn load_eval_file(path: Option<&str>) -> Result<(), CliError> {
+/// Loads `--eval-file` when given (else the embedded weights); a bad file is a one-line
+/// error.
+pub fn load_eval_file(path: Option<&str>) -> Result<EvalFile, CliError> {
     match path {
-        Some(p) => crate::search::eval::load_eval_file(p).map_err(|e| CliError(e.to_string())),
-        None => Ok(()),
+        Some(p) => EvalFile::load(p).map_err(|e| CliError(e.to_string())),
+        None => Ok(EvalFile::embedded()),
     }
 }

@@ -11,10 +11,11 @@ use super::board_view;
 use crate::board::{Color, Move, Position};
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{legal_moves, parse_move, path_text, sort_moves};
+use crate::search::eval::EvalFile;
 use crate::search::score::{in_men, plies_to_end};
 use crate::search::{
-    Limits, RootLine, SearchContext, SearchControl, SearchInfo, SearchResult, Style,
-    TranspositionTable, search,
+    Limits, PatternWeights, RootLine, SearchContext, SearchControl, SearchInfo, SearchResult,
+    Style, TranspositionTable, search,
 };
 
 /// Longest thinking time accepted, in seconds.
@@ -129,6 +130,7 @@ pub struct ConsoleGame {
     think: Think,
     tt: TranspositionTable,
     egdb: Option<std::sync::Arc<crate::egdb::Egdb>>,
+    weights: std::sync::Arc<PatternWeights>,
 }
 
 impl ConsoleGame {
@@ -142,7 +144,14 @@ impl ConsoleGame {
             think,
             tt: TranspositionTable::new(TT_MIB),
             egdb: None,
+            weights: crate::search::eval::embedded_weights(),
         }
+    }
+
+    /// Lets the engine evaluate with these weights (the embedded ones by default).
+    pub fn with_weights(mut self, weights: std::sync::Arc<PatternWeights>) -> ConsoleGame {
+        self.weights = weights;
+        self
     }
 
     /// Lets the engine use endgame databases.
@@ -462,6 +471,7 @@ impl ConsoleGame {
             egdb: self.egdb.as_deref(),
             multipv: lines,
             rules: self.game.rules(),
+            weights: &self.weights,
         };
         let history = self.game.history_keys();
         let mut printer = InfoPrinter::new(pos, out);
@@ -712,7 +722,12 @@ fn capitalize(text: &str) -> String {
 }
 
 /// Plays a game on `input` and `out` until `quit` or the end of the input.
-pub fn run(args: &PlayArgs, input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+pub fn run(
+    args: &PlayArgs,
+    eval: &EvalFile,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let think = match args.depth {
         Some(d) => Think::Depth(d),
         None => Think::Time(args.time),
@@ -722,6 +737,7 @@ pub fn run(args: &PlayArgs, input: impl BufRead, out: &mut impl Write) -> std::i
     let rules = DrawRules::default().with_quiet_moves(args.draw_moves);
     let mut game = ConsoleGame::new(start, args.color.color(), think)
         .with_egdb(egdb)
+        .with_weights(std::sync::Arc::clone(eval.weights()))
         .with_rules(rules);
     game.begin(out)?;
     play_lines(&mut game, input, out)

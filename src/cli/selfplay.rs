@@ -13,9 +13,11 @@ use super::CliError;
 use crate::game::DrawRules;
 use crate::game::openings::{ballots, default_openings, load_openings};
 use crate::search::Style;
+use crate::search::eval::EvalFile;
 use crate::shard::Shard;
 use crate::train::data::{encode, header};
 use crate::train::selfplay::{SelfplayConfig, run as run_games};
+use std::sync::Arc;
 
 /// Arguments of `selfplay`.
 #[derive(Args, Debug)]
@@ -66,7 +68,7 @@ pub struct SelfplayArgs {
 }
 
 /// Plays the games, writes the file, prints the totals.
-pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result<(), CliError> {
     let mut openings = default_openings(3);
     if args.openings.is_empty() {
         openings.extend(ballots());
@@ -91,6 +93,7 @@ pub fn run(args: &SelfplayArgs, out: &mut impl Write) -> Result<(), CliError> {
         },
         tt_mib: 8,
         rules: DrawRules::default().with_quiet_moves(args.draw_moves),
+        weights: Arc::clone(eval.weights()),
     };
     let partial = partial_path(&args.output);
     let file = File::create(&partial)

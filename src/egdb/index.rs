@@ -66,12 +66,15 @@ pub struct Material {
 impl Material {
     /// Total pieces.
     pub fn pieces(self) -> u32 {
-        (self.white_men + self.white_kings + self.black_men + self.black_kings) as u32
+        self.white_men as u32
+            + self.white_kings as u32
+            + self.black_men as u32
+            + self.black_kings as u32
     }
 
     /// Total men (both sides).
     pub fn men(self) -> u32 {
-        (self.white_men + self.black_men) as u32
+        self.white_men as u32 + self.black_men as u32
     }
 
     /// Number of distinct slots for [`Material::slot`].
@@ -98,8 +101,9 @@ impl Material {
 
     /// Whether the class holds positions: each side at least one piece, men that fit.
     pub fn is_valid(self) -> bool {
-        self.white_men + self.white_kings >= 1
-            && self.black_men + self.black_kings >= 1
+        // Sums in u32: the counts come from file headers, where any byte can be.
+        self.white_men as u32 + self.white_kings as u32 >= 1
+            && self.black_men as u32 + self.black_kings as u32 >= 1
             && self.white_men <= 12
             && self.black_men <= 12
             && self.pieces() <= 24
@@ -457,6 +461,21 @@ impl ClassIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzzing (fuzz/regressions/egdb/): a header's counts of 255 overflowed
+    /// the sums in `is_valid` and `pieces`.
+    #[test]
+    fn counts_from_any_header_are_summed_without_overflow() {
+        let m = Material {
+            white_men: 0,
+            white_kings: 255,
+            black_men: 255,
+            black_kings: 255,
+        };
+        assert_eq!(m.pieces(), 765);
+        assert_eq!(m.men(), 255);
+        assert!(!m.is_valid());
+    }
 
     #[test]
     fn dense_and_sparse_are_inverse() {

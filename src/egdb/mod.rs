@@ -33,7 +33,7 @@
 //!   classes its captures and promotions reach: a few GiB), holds three bytes a position
 //!   of its pair in memory (a 1.5e10-position class needs splitting by the position of the
 //!   most advanced man, a sub-class whose men cannot move backwards), writes its two table
-//!   files to a temporary name, runs the successor check ([`verify`]) and renames them
+//!   files to a temporary name, runs the successor check ([`verify_table`]) and renames them
 //!   into place; a failed task is simply rerun.
 //! - **Ray**: one task per class pair, its inputs the object refs of the pairs it depends
 //!   on; the driver submits the whole graph at once and Ray runs each task when its inputs

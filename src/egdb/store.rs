@@ -19,7 +19,7 @@
 //! ```
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::build::{SolvedTable, TableStats};
@@ -58,13 +58,47 @@ pub fn table_path(dir: &Path, material: Material) -> PathBuf {
 
 /// Writes a table (to a temporary name, then renamed into place); returns its size.
 pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Result<u64, String> {
+    let (head, blocks) = encode_table(table, stats, BLOCK_POSITIONS)?;
+    let path = table_path(dir, table.index.material);
+    let tmp = path.with_extension("egdb.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&head)?;
+        for b in &blocks {
+            f.write_all(b)?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    };
+    write().map_err(|e| format!("writing {}: {e}", path.display()))?;
+    Ok(head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>())
+}
+
+/// The bytes of a table file in memory, `block_positions` values a block (a power of
+/// two, 1,024 to 1,048,576): what [`write_table`] writes with [`BLOCK_POSITIONS`].
+pub fn table_bytes(
+    table: &SolvedTable,
+    stats: &TableStats,
+    block_positions: usize,
+) -> Result<Vec<u8>, String> {
+    let (mut head, blocks) = encode_table(table, stats, block_positions)?;
+    head.extend(blocks.concat());
+    Ok(head)
+}
+
+/// The header with its index, and the compressed blocks.
+fn encode_table(
+    table: &SolvedTable,
+    stats: &TableStats,
+    block_positions: usize,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), String> {
     let m = table.index.material;
     let narrow: Option<Vec<u8>> = table.values.iter().map(|&c| to_byte(c)).collect();
     let value_bytes: u32 = if narrow.is_some() { 1 } else { 2 };
     let raw: Vec<u8> =
         narrow.unwrap_or_else(|| table.values.iter().flat_map(|c| c.to_le_bytes()).collect());
     let blocks: Vec<Vec<u8>> = raw
-        .chunks(BLOCK_POSITIONS * value_bytes as usize)
+        .chunks(block_positions * value_bytes as usize)
         .map(|b| zstd::bulk::compress(b, LEVEL))
         .collect::<Result<_, _>>()
         .map_err(|e| format!("compressing class {m}: {e}"))?;
@@ -73,7 +107,7 @@ pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Resul
     head.extend_from_slice(&VERSION.to_le_bytes());
     head.extend_from_slice(&[m.white_men, m.white_kings, m.black_men, m.black_kings]);
     head.extend_from_slice(&table.index.size.to_le_bytes());
-    head.extend_from_slice(&(BLOCK_POSITIONS as u32).to_le_bytes());
+    head.extend_from_slice(&(block_positions as u32).to_le_bytes());
     head.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
     for n in [stats.wins, stats.losses, stats.draws] {
         head.extend_from_slice(&n.to_le_bytes());
@@ -92,20 +126,50 @@ pub fn write_table(dir: &Path, table: &SolvedTable, stats: &TableStats) -> Resul
     }
     let sum = fnv1a(&head);
     head.extend_from_slice(&sum.to_le_bytes());
+    Ok((head, blocks))
+}
 
-    let path = table_path(dir, m);
-    let tmp = path.with_extension("egdb.tmp");
-    let write = || -> std::io::Result<()> {
-        let mut f = File::create(&tmp)?;
-        f.write_all(&head)?;
-        for b in &blocks {
-            f.write_all(b)?;
-        }
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    };
-    write().map_err(|e| format!("writing {}: {e}", path.display()))?;
-    Ok(head.len() as u64 + offset)
+/// Where a table's bytes are read from: its file, or bytes in memory (checks, fuzzing).
+pub trait ReadAt {
+    /// Fills `buf` with the bytes at `offset`; an error if the source ends first.
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()>;
+    /// The number of bytes.
+    fn size(&self) -> std::io::Result<u64>;
+}
+
+impl ReadAt for File {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        read_exact_at(self, buf, offset)
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
+}
+
+impl ReadAt for [u8] {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        let bytes = usize::try_from(offset)
+            .ok()
+            .and_then(|start| self.get(start..start.checked_add(buf.len())?))
+            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.len() as u64)
+    }
+}
+
+impl<T: ReadAt + ?Sized> ReadAt for &T {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        (**self).read_exact_at(buf, offset)
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        (**self).size()
+    }
 }
 
 /// Reads exactly `buf.len()` bytes at `offset` without a shared cursor, so the search
@@ -146,10 +210,11 @@ pub struct Header {
     pub stats: TableStats,
 }
 
-/// An open table file whose header and index have been checked.
+/// An open table file whose header and index have been checked (read from a file, or
+/// from any [`ReadAt`] source).
 #[derive(Debug)]
-pub struct TableFile {
-    file: File,
+pub struct TableFile<S: ReadAt = File> {
+    file: S,
     path: PathBuf,
     /// The header.
     pub header: Header,
@@ -183,12 +248,20 @@ impl TableFile {
     /// Opens and checks a table file: magic, version, class, sizes, header checksum, and
     /// that the file is exactly as long as its index says. Errors name the file.
     pub fn open(path: &Path) -> Result<TableFile, String> {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        TableFile::from_source(file, path)
+    }
+}
+
+impl<S: ReadAt> TableFile<S> {
+    /// Checks a table read from `file` as [`TableFile::open`] does; `path` names it in
+    /// errors and its stem must be the class's name.
+    pub fn from_source(file: S, path: &Path) -> Result<TableFile<S>, String> {
         let name = path.display();
         let bad = |what: &str| format!("{name}: {what}");
-        let mut file = File::open(path).map_err(|e| bad(&e.to_string()))?;
-        let len = file.metadata().map_err(|e| bad(&e.to_string()))?.len();
+        let len = file.size().map_err(|e| bad(&e.to_string()))?;
         let mut head = vec![0u8; HEADER_LEN];
-        file.read_exact(&mut head)
+        file.read_exact_at(&mut head, 0)
             .map_err(|_| bad("truncated header"))?;
         if &head[..8] != MAGIC {
             return Err(bad("not a Damiera endgame table"));
@@ -207,6 +280,11 @@ impl TableFile {
         };
         if !material.is_valid() {
             return Err(bad("invalid class in header"));
+        }
+        // Before the class's index is built: a large class's index takes seconds, and a
+        // file named for a small class must not make the reader build it.
+        if material.name() != path.file_stem().and_then(|s| s.to_str()).unwrap_or("") {
+            return Err(bad(&format!("holds class {}", material.name())));
         }
         let positions = le_u64(&head, 16);
         let index = ClassIndex::new(material);
@@ -235,7 +313,7 @@ impl TableFile {
             return Err(bad("truncated index"));
         }
         let mut table = vec![0u8; table_len];
-        file.read_exact(&mut table)
+        file.read_exact_at(&mut table, HEADER_LEN as u64)
             .map_err(|_| bad("truncated index"))?;
         head.extend_from_slice(&table[..table_len - 8]);
         if fnv1a(&head) != le_u64(&table, table_len - 8) {
@@ -246,14 +324,13 @@ impl TableFile {
             .map(|i| le_u64(&table, 8 * (blocks + 1 + i)))
             .collect();
         let data_start = (HEADER_LEN + table_len) as u64;
-        if offsets.windows(2).any(|w| w[0] > w[1]) || data_start + offsets[blocks] != len {
+        // Checked: the offsets are any bytes the file holds.
+        let end = data_start.checked_add(offsets[blocks]);
+        if offsets.windows(2).any(|w| w[0] > w[1]) || end != Some(len) {
             return Err(bad(&format!(
                 "file is {len} bytes, its index says {}",
-                data_start + offsets[blocks]
+                end.map_or("more".to_string(), |e| e.to_string())
             )));
-        }
-        if material.name() != path.file_stem().and_then(|s| s.to_str()).unwrap_or("") {
-            return Err(bad(&format!("holds class {}", material.name())));
         }
         Ok(TableFile {
             file,
@@ -287,7 +364,8 @@ impl TableFile {
         let name = self.path.display();
         let (start, end) = (self.offsets[b], self.offsets[b + 1]);
         let mut raw = vec![0u8; (end - start) as usize];
-        read_exact_at(&self.file, &mut raw, self.data_start + start)
+        self.file
+            .read_exact_at(&mut raw, self.data_start + start)
             .map_err(|e| format!("{name}: block {b}: {e}"))?;
         if fnv1a(&raw) != self.sums[b] {
             return Err(format!("{name}: block {b}: checksum mismatch"));
@@ -349,6 +427,24 @@ mod tests {
         assert_eq!(file.header.stats, stats);
         assert_eq!(file.read_all().unwrap().values, table.values);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Found by fuzzing (fuzz/regressions/egdb/timeout-*): a file named for a small
+    /// class whose header names a large one made the reader build the large class's
+    /// index (seconds of work) before it compared the class with the name.
+    #[test]
+    fn a_header_naming_another_class_is_refused_before_its_index_is_built() {
+        let m = Material::from_name("0101").unwrap();
+        let index = ClassIndex::new(m);
+        use super::super::value::Outcome;
+        let values = vec![Outcome::Draw.encode(); index.size as usize];
+        let table = SolvedTable { index, values };
+        let mut bytes = table_bytes(&table, &table.stats(), 1024).unwrap();
+        bytes[12..16].copy_from_slice(&[11, 0, 11, 0]);
+        let err = TableFile::from_source(&bytes[..], Path::new("0101.egdb"))
+            .err()
+            .unwrap();
+        assert!(err.ends_with("holds class 110110"), "{err}");
     }
 
     #[test]

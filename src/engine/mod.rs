@@ -12,9 +12,10 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use crate::board::Position;
 use crate::egdb::Egdb;
 use crate::game::DrawRules;
+use crate::search::eval::embedded_weights;
 use crate::search::{
-    Limits, SearchContext, SearchControl, SearchInfo, SearchResult, Style, TranspositionTable,
-    search,
+    Limits, PatternWeights, SearchContext, SearchControl, SearchInfo, SearchResult, Style,
+    TranspositionTable, search,
 };
 
 /// Engine settings.
@@ -66,11 +67,36 @@ pub enum EngineEvent {
     Done(SearchResult),
 }
 
+/// What the protocol loop asks of a search engine: [`Engine`] is the real one, a search
+/// thread; tests and fuzzing put a stand-in behind the same calls. Exactly one
+/// [`EngineEvent::Done`] answers each [`Searcher::go`].
+pub trait Searcher {
+    /// Current settings.
+    fn options(&self) -> EngineOptions;
+    /// Starts a search.
+    fn go(&mut self, request: GoRequest);
+    /// Asks a running search to finish now (it still sends its `Done`).
+    fn stop(&mut self);
+    /// Turns a ponder search into a normal timed search, its clock starting now.
+    fn ponder_hit(&mut self);
+    /// Clears the transposition table (between games, and for reproducible searches).
+    fn new_game(&mut self);
+    /// Changes settings before the next search. A new table size is allocated here,
+    /// fallibly: when it cannot be had, nothing changes and the error says so.
+    fn configure(&mut self, options: EngineOptions) -> Result<(), String>;
+    /// Endgame databases for the following searches (`None`: play without).
+    fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>);
+    /// Pattern evaluation weights for the following searches; the engine keeps them
+    /// until replaced, then drops its reference.
+    fn set_weights(&mut self, weights: Arc<PatternWeights>);
+}
+
 enum Job {
     Go(GoRequest),
     NewGame,
-    Configure(EngineOptions),
+    Configure(EngineOptions, Option<TranspositionTable>),
     SetEgdb(Option<Arc<Egdb>>),
+    SetWeights(Arc<PatternWeights>),
 }
 
 /// Handle to the search thread.
@@ -103,47 +129,6 @@ impl Engine {
         )
     }
 
-    /// Current settings.
-    pub fn options(&self) -> EngineOptions {
-        self.options
-    }
-
-    /// Starts a search. The stop flag is cleared here, before the request is sent, so a
-    /// [`Engine::stop`] right after this call is never lost.
-    pub fn go(&self, request: GoRequest) {
-        self.control.stop.store(false, Ordering::SeqCst);
-        self.control
-            .pondering
-            .store(request.ponder, Ordering::SeqCst);
-        self.send(Job::Go(request));
-    }
-
-    /// Endgame databases for the following searches (`None`: play without).
-    pub fn set_egdb(&self, egdb: Option<Arc<Egdb>>) {
-        self.send(Job::SetEgdb(egdb));
-    }
-
-    /// Asks a running search to finish now (it still sends its `Done`).
-    pub fn stop(&self) {
-        self.control.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// Turns a ponder search into a normal timed search, its clock starting now.
-    pub fn ponder_hit(&self) {
-        self.control.pondering.store(false, Ordering::SeqCst);
-    }
-
-    /// Clears the transposition table (between games, and for reproducible searches).
-    pub fn new_game(&self) {
-        self.send(Job::NewGame);
-    }
-
-    /// Changes settings; takes effect before the next search.
-    pub fn configure(&mut self, options: EngineOptions) {
-        self.options = options;
-        self.send(Job::Configure(options));
-    }
-
     fn send(&self, job: Job) {
         if let Some(jobs) = &self.jobs {
             // The thread only ends when the sender is dropped, so this cannot fail.
@@ -152,9 +137,56 @@ impl Engine {
     }
 }
 
+impl Searcher for Engine {
+    fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// The stop flag is cleared here, before the request is sent, so a
+    /// [`Searcher::stop`] right after this call is never lost.
+    fn go(&mut self, request: GoRequest) {
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control
+            .pondering
+            .store(request.ponder, Ordering::SeqCst);
+        self.send(Job::Go(request));
+    }
+
+    fn stop(&mut self) {
+        self.control.stop.store(true, Ordering::SeqCst);
+    }
+
+    fn ponder_hit(&mut self) {
+        self.control.pondering.store(false, Ordering::SeqCst);
+    }
+
+    fn new_game(&mut self) {
+        self.send(Job::NewGame);
+    }
+
+    fn configure(&mut self, options: EngineOptions) -> Result<(), String> {
+        let table = if options.tt_mib != self.options.tt_mib {
+            Some(TranspositionTable::try_new(options.tt_mib)?)
+        } else {
+            None
+        };
+        self.options = options;
+        self.send(Job::Configure(options, table));
+        Ok(())
+    }
+
+    fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
+        self.send(Job::SetEgdb(egdb));
+    }
+
+    fn set_weights(&mut self, weights: Arc<PatternWeights>) {
+        self.send(Job::SetWeights(weights));
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stop();
+        Searcher::stop(self);
         self.jobs = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -170,41 +202,55 @@ fn search_thread(
 ) {
     let mut tt = TranspositionTable::new(options.tt_mib);
     let mut egdb: Option<Arc<Egdb>> = None;
+    let mut weights = embedded_weights();
     for job in jobs {
         match job {
             Job::NewGame => tt.clear(),
-            Job::Configure(new) => {
-                if new.tt_mib != options.tt_mib {
-                    tt = TranspositionTable::new(new.tt_mib);
+            Job::Configure(new, table) => {
+                if let Some(table) = table {
+                    tt = table;
                 }
                 options = new;
             }
             Job::SetEgdb(db) => egdb = db,
+            Job::SetWeights(w) => weights = w,
             Job::Go(request) => {
-                let result =
-                    run_search(&request, &tt, &control, &options, egdb.as_deref(), &events);
+                let tools = Tools {
+                    tt: &tt,
+                    egdb: egdb.as_deref(),
+                    weights: &weights,
+                };
+                let result = run_search(&request, tools, &control, &options, &events);
                 let _ = events.send(EngineEvent::Done(result));
             }
         }
     }
 }
 
+/// What the search thread owns and lends to each search.
+#[derive(Clone, Copy)]
+struct Tools<'a> {
+    tt: &'a TranspositionTable,
+    egdb: Option<&'a Egdb>,
+    weights: &'a PatternWeights,
+}
+
 fn run_search(
     request: &GoRequest,
-    tt: &TranspositionTable,
+    tools: Tools,
     control: &SearchControl,
     options: &EngineOptions,
-    egdb: Option<&Egdb>,
     events: &Sender<EngineEvent>,
 ) -> SearchResult {
     let ctx = SearchContext {
-        tt,
+        tt: tools.tt,
         control,
         style: options.style,
         threads: options.threads,
-        egdb,
+        egdb: tools.egdb,
         multipv: options.multipv,
         rules: options.rules,
+        weights: tools.weights,
     };
     let result = search(
         &request.position,
@@ -241,7 +287,7 @@ mod tests {
 
     #[test]
     fn depth_search_answers() {
-        let (engine, events) = Engine::spawn(EngineOptions {
+        let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
         });
@@ -258,7 +304,7 @@ mod tests {
 
     #[test]
     fn stop_ends_infinite_search() {
-        let (engine, events) = Engine::spawn(EngineOptions {
+        let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
         });
@@ -279,7 +325,7 @@ mod tests {
 
     #[test]
     fn stop_right_after_go_is_not_lost() {
-        let (engine, events) = Engine::spawn(EngineOptions {
+        let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
         });
@@ -297,5 +343,58 @@ mod tests {
             engine.stop();
             assert!(wait_done(&events).best.is_some());
         }
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_had_keeps_the_old_one() {
+        let (mut engine, events) = Engine::spawn(EngineOptions {
+            tt_mib: 1,
+            ..EngineOptions::default()
+        });
+        let huge = EngineOptions {
+            tt_mib: 1 << 40,
+            ..engine.options()
+        };
+        let err = engine.configure(huge);
+        assert_eq!(
+            err,
+            Err(format!(
+                "cannot allocate a transposition table of {} MiB",
+                1u64 << 40
+            ))
+        );
+        assert_eq!(engine.options().tt_mib, 1);
+        engine.go(GoRequest {
+            position: Position::start(),
+            history: vec![],
+            limits: Limits::depth(3),
+            ponder: false,
+        });
+        assert_eq!(wait_done(&events).depth, 3);
+    }
+
+    #[test]
+    fn replaced_weights_are_freed() {
+        let (mut engine, events) = Engine::spawn(EngineOptions {
+            tt_mib: 1,
+            ..EngineOptions::default()
+        });
+        let first = Arc::new(PatternWeights::material_only());
+        let weak = Arc::downgrade(&first);
+        engine.set_weights(first);
+        let search = |engine: &mut Engine| {
+            engine.go(GoRequest {
+                position: Position::start(),
+                history: vec![],
+                limits: Limits::depth(2),
+                ponder: false,
+            });
+            wait_done(&events)
+        };
+        search(&mut engine);
+        assert!(weak.upgrade().is_some(), "in use");
+        engine.set_weights(embedded_weights());
+        search(&mut engine); // the thread has taken the new weights
+        assert!(weak.upgrade().is_none(), "freed once replaced");
     }
 }

@@ -13,9 +13,11 @@
 //! `*` (unknown or unfinished game) is read as `result: None`, and the writer
 //! writes `None` as `*`.
 //!
-//! The writer writes a move number before each White move and before a first
-//! move by Black, and no other: continuation numbers such as `11...` are optional
-//! in PDN, and some readers (pydraughts 0.6.7) fail on them.
+//! The writer writes a move number before each White move, and before a move by
+//! Black only where a reader would not infer it (a first move, or one that does not
+//! follow White's move of the same number, as a file read with odd numbers may
+//! hold): continuation numbers such as `11...` are optional in PDN, and some
+//! readers (pydraughts 0.6.7) fail on them.
 //!
 //! Writing a game and reading it back gives the same game when its moves are
 //! normalized move text, its comments are whitespace-normalized without `}`,
@@ -146,7 +148,8 @@ pub struct PdnError {
     pub line: usize,
     /// 1-based column (in characters) of the token.
     pub column: usize,
-    /// The offending text (at most [`PdnError::MAX_TOKEN_CHARS`] characters).
+    /// The offending text (at most [`PdnError::MAX_TOKEN_CHARS`] characters, control
+    /// characters as spaces, so that the error prints as one line).
     pub token: String,
     /// The kind of error.
     pub kind: PdnErrorKind,
@@ -233,7 +236,13 @@ impl RawError {
             game,
             line: self.line,
             column: self.column,
-            token: self.token.chars().take(PdnError::MAX_TOKEN_CHARS).collect(),
+            // Control characters (a comment's line breaks) as spaces: one line of error.
+            token: self
+                .token
+                .chars()
+                .take(PdnError::MAX_TOKEN_CHARS)
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect(),
             kind: self.kind,
         }
     }
@@ -664,16 +673,21 @@ impl PdnGame {
     }
 
     /// The move text as words, each placed whole on a line. Black's moves get a
-    /// number (`12...`) only when the game starts with one.
+    /// number (`12...`) only where a reader would not infer it: a first move, and a
+    /// move that does not follow White's move of the same number.
     fn movetext_words(&self) -> Vec<String> {
         let mut words = Vec::new();
         if let Some(c) = &self.comment {
             push_comment_words(&mut words, c);
         }
         for (i, m) in self.moves.iter().enumerate() {
+            let follows_white = i
+                .checked_sub(1)
+                .and_then(|j| self.moves.get(j))
+                .is_some_and(|p| p.side == Side::White && p.number == m.number);
             match m.side {
                 Side::White => words.push(format!("{}.", m.number)),
-                Side::Black if i == 0 => words.push(format!("{}...", m.number)),
+                Side::Black if !follows_white => words.push(format!("{}...", m.number)),
                 Side::Black => {}
             }
             words.push(format!(
@@ -866,6 +880,30 @@ mod tests {
         let g = parse_one("17... 11-15 18. 22x13 *");
         assert_eq!(g.moves[0], mv(17, Side::Black, "11-15", None));
         assert_eq!(g.moves[1], mv(18, Side::White, "22x13", None));
+    }
+
+    /// Found by fuzzing (fuzz/regressions/pdn/): a file's odd numbering (`2...` on a
+    /// move that follows Black's) was written without the number, read back as White's
+    /// move, and written again differently.
+    #[test]
+    fn odd_numbering_is_written_as_read() {
+        let g = parse_one("1. 22-19 11-15 2... 19x1 3... 5-9 *");
+        assert_eq!(g.moves[2], mv(2, Side::Black, "19x1", None));
+        let text = write_pdn(std::slice::from_ref(&g));
+        assert_eq!(text, "1. 22-19 11-15 2... 19x1 3... 5-9 *\n");
+        assert_eq!(parse_one(&text), g);
+        // Regular numbering still writes no continuation numbers.
+        let regular = parse_one("1. 22-19 11-15 2. 24-20 12-16 *");
+        assert_eq!(write_pdn(&[regular]), "1. 22-19 11-15 2. 24-20 12-16 *\n");
+    }
+
+    /// Found by fuzzing the web board's API (fuzz/regressions/web_api/): an unterminated
+    /// comment's line breaks went into the error, which the API promises as one line.
+    #[test]
+    fn an_error_is_one_line() {
+        let e = parse_pdn("1. 22-18 {a\n\nb\r\tc *").expect_err("unterminated");
+        assert_eq!(e.token, "{a  b  c *");
+        assert!(!e.to_string().contains(['\n', '\r', '\t']), "{e}");
     }
 
     #[test]

@@ -4,12 +4,14 @@
 use super::response::{Param, ParamType};
 use crate::engine::EngineOptions;
 use crate::game::DrawRules;
-use crate::search::{Style, eval};
+use crate::search::Style;
+use crate::search::eval::EvalFile;
 
 /// Smallest and largest `threads` value.
 const THREADS: (i64, i64) = (1, 64);
-/// Smallest and largest `tt-size` value, MiB.
-const TT_MIB: (i64, i64) = (1, 4096);
+/// Smallest and largest `tt-size` value, MiB (1 TiB: a size the machine cannot give is
+/// refused when the table is allocated, see [`crate::engine::Searcher::configure`]).
+pub const TT_MIB: (i64, i64) = (1, 1 << 20);
 /// Smallest and largest `multipv` value.
 const MULTIPV: (i64, i64) = (1, 32);
 /// Smallest and largest `draw-moves` value (0: no move limit).
@@ -34,6 +36,8 @@ pub struct Params {
     /// Moves per side without a capture or a man move that draw the game (0: no limit);
     /// the search scores such lines as draws.
     pub draw_moves: u32,
+    /// The pattern evaluation's weights and the file they came from.
+    pub eval_file: EvalFile,
 }
 
 impl Default for Params {
@@ -47,6 +51,7 @@ impl Default for Params {
             egdb_path: String::new(),
             multipv: options.multipv,
             draw_moves: options.rules.quiet_moves.unwrap_or(0),
+            eval_file: EvalFile::embedded(),
         }
     }
 }
@@ -77,7 +82,7 @@ impl Params {
             ),
             declare("egdb-path", &self.egdb_path, ParamType::String),
             declare("multipv", &self.multipv.to_string(), int(MULTIPV)),
-            declare("eval-file", &eval::eval_file_name(), ParamType::String),
+            declare("eval-file", self.eval_file.name(), ParamType::String),
             declare("draw-moves", &self.draw_moves.to_string(), int(DRAW_MOVES)),
         ]
     }
@@ -96,7 +101,8 @@ impl Params {
             "multipv" => self.multipv = parse_int(name, value, MULTIPV)?,
             "draw-moves" => self.draw_moves = parse_int(name, value, DRAW_MOVES)? as u32,
             "eval-file" => {
-                eval::load_eval_file(value).map_err(|e| bad(name, value, &e.to_string()))?
+                self.eval_file =
+                    EvalFile::load(value).map_err(|e| bad(name, value, &e.to_string()))?
             }
             _ => return Err(format!("unknown parameter '{name}'")),
         }
@@ -184,7 +190,7 @@ mod tests {
             [
                 r#"param name=variant value=italian type=enum values="italian""#,
                 "param name=threads value=1 type=int min=1 max=64",
-                "param name=tt-size value=64 type=int min=1 max=4096",
+                "param name=tt-size value=64 type=int min=1 max=1048576",
                 "param name=ponder value=false type=bool",
                 r#"param name=style value=full type=enum values="full hce baseline""#,
                 r#"param name=egdb-path value="" type=string"#,
@@ -210,7 +216,8 @@ mod tests {
             ("threads", "0"),
             ("threads", "65"),
             ("threads", "x"),
-            ("tt-size", "4097"),
+            ("tt-size", "1048577"),
+            ("tt-size", "0"),
             ("tt-size", ""),
             ("ponder", "yes"),
             ("style", "fast"),

@@ -398,6 +398,15 @@ fn build(kw: Kw, args: &Args<'_>) -> Result<Command, String> {
     })
 }
 
+/// A quoted value's text as the writer writes it back: control characters, which no
+/// value can carry on the wire (see [`sanitize`]), read as spaces.
+fn text(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 fn build_set_param(args: &Args<'_>) -> Result<Command, String> {
     let name = args.require("name")?;
     if name.is_empty() {
@@ -405,8 +414,8 @@ fn build_set_param(args: &Args<'_>) -> Result<Command, String> {
     }
     let value = args.require("value")?;
     Ok(Command::SetParam {
-        name: name.to_string(),
-        value: value.to_string(),
+        name: text(name),
+        value: text(value),
     })
 }
 
@@ -415,12 +424,12 @@ fn build_pos(args: &Args<'_>) -> Result<Command, String> {
         (true, Some(_)) => return Err("both start and pos= given".to_string()),
         (true, None) => PositionSpec::Start,
         (false, Some("")) => return Err(bad_value("pos", "")),
-        (false, Some(text)) => PositionSpec::Hub(text.to_string()),
+        (false, Some(value)) => PositionSpec::Hub(text(value)),
         (false, None) => return Err("missing pos (or start)".to_string()),
     };
     let moves = args
         .get("moves")
-        .map(|m| m.split_whitespace().map(str::to_string).collect())
+        .map(|m| text(m).split_whitespace().map(str::to_string).collect())
         .unwrap_or_default();
     Ok(Command::Pos { position, moves })
 }

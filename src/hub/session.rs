@@ -10,7 +10,8 @@
 //! their turn). Every other line is queued and executed, in order, after `done`.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, never, select, unbounded};
@@ -19,7 +20,7 @@ use super::params::Params;
 use super::parser::{Command, GoMode, Level, PositionSpec, parse_command};
 use super::response::{Done, Id, Info, Response};
 use crate::board::Position;
-use crate::engine::{Engine, EngineEvent, GoRequest};
+use crate::engine::{Engine, EngineEvent, GoRequest, Searcher};
 use crate::game::{DrawRules, Game};
 use crate::movegen::hub_text;
 use crate::search::score::in_men;
@@ -36,14 +37,29 @@ struct Running {
     hit: Option<Instant>,
 }
 
-/// Protocol state: parameters, game, level, the running search and queued lines.
-pub struct Session {
-    engine: Engine,
+/// The longest input line read, in bytes; a longer one is answered with an error and
+/// skipped (a GUI's longest, `pos` with a whole game, is a few kilobytes).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A line waiting for the running search to end.
+enum Queued {
+    /// A line to execute.
+    Line(String),
+    /// A line longer than [`MAX_LINE`], skipped: it gets its error in turn.
+    Overlong,
+}
+
+/// Protocol state: parameters, game, level, the running search and queued lines, over
+/// an engine: the search thread ([`Engine`]) or, in tests and fuzzing, a stand-in.
+pub struct Session<E: Searcher = Engine> {
+    engine: E,
+    /// The clock of `info` times after `ponder-hit` (the system's, or a stand-in).
+    now: fn() -> Instant,
     params: Params,
     game: Game,
     level: Level,
     running: Option<Running>,
-    queue: VecDeque<String>,
+    queue: VecDeque<Queued>,
     quitting: bool,
     finished: bool,
     /// `init` has loaded the endgame databases (a later `egdb-path` reloads them).
@@ -55,9 +71,20 @@ impl Session {
     /// arrive on the returned receiver and go to [`Session::handle_event`].
     pub fn new(params: Params) -> (Session, Receiver<EngineEvent>) {
         let (engine, events) = Engine::spawn(params.engine_options());
+        (Session::with_engine(params, engine, Instant::now), events)
+    }
+}
+
+impl<E: Searcher> Session<E> {
+    /// A session over `engine`, already configured with `params`' engine options (it
+    /// gets their weights here), timing `ponder-hit` with `now`. The engine's events go
+    /// to [`Session::handle_event`].
+    pub fn with_engine(params: Params, mut engine: E, now: fn() -> Instant) -> Session<E> {
+        engine.set_weights(Arc::clone(params.eval_file.weights()));
         let game = Game::with_rules(Position::start(), params.engine_options().rules);
-        let session = Session {
+        Session {
             engine,
+            now,
             params,
             game,
             level: Level {
@@ -69,8 +96,22 @@ impl Session {
             quitting: false,
             finished: false,
             egdb_loaded: false,
-        };
-        (session, events)
+        }
+    }
+
+    /// The engine (for tests and fuzzing, which look at what it was asked).
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    /// The engine, to drive a stand-in between lines (tests and fuzzing).
+    pub fn engine_mut(&mut self) -> &mut E {
+        &mut self.engine
+    }
+
+    /// The parameters in force.
+    pub fn params(&self) -> &Params {
+        &self.params
     }
 
     /// True once the session is over (after `quit` or end of input, and the `done`
@@ -101,6 +142,21 @@ impl Session {
             self.line_while_searching(line, &mut out);
         } else {
             self.execute(line, &mut out);
+        }
+        out
+    }
+
+    /// A line longer than [`MAX_LINE`] bytes, which the reader skipped: answered (in
+    /// its turn, after a running search) with an error.
+    pub fn handle_overlong_line(&mut self) -> Vec<Response> {
+        let mut out = Vec::new();
+        if self.finished || self.quitting {
+            return out;
+        }
+        if self.running.is_some() {
+            self.queue.push_back(Queued::Overlong);
+        } else {
+            out.push(overlong_error());
         }
         out
     }
@@ -142,24 +198,26 @@ impl Session {
             Ok(Some(Command::Quit)) => self.quit(),
             Ok(Some(Command::Stop)) if !self.go_queued() => self.engine.stop(),
             Ok(Some(Command::PonderHit)) if !self.go_queued() => self.ponder_hit(),
-            _ => self.queue.push_back(line.to_string()),
+            _ => self.queue.push_back(Queued::Line(line.to_string())),
         }
     }
 
     /// Whether a queued line starts a search: a `stop` or `ponder-hit` after it is
     /// meant for that search, not for the running one.
     fn go_queued(&self) -> bool {
-        self.queue
-            .iter()
-            .any(|line| matches!(parse_command(line), Ok(Some(Command::Go(_)))))
+        self.queue.iter().any(|queued| {
+            matches!(queued, Queued::Line(line)
+                if matches!(parse_command(line), Ok(Some(Command::Go(_)))))
+        })
     }
 
     fn drain_queue(&mut self, out: &mut Vec<Response>) {
         while self.running.is_none() && !self.finished {
-            let Some(line) = self.queue.pop_front() else {
-                break;
-            };
-            self.execute(&line, out);
+            match self.queue.pop_front() {
+                Some(Queued::Line(line)) => self.execute(&line, out),
+                Some(Queued::Overlong) => out.push(overlong_error()),
+                None => break,
+            }
         }
     }
 
@@ -222,20 +280,29 @@ impl Session {
         self.egdb_loaded = true;
     }
 
+    /// Applies `set-param`: on any error (a bad value, a table size the system cannot
+    /// give) the parameters and the engine stay as they were.
     fn set_param(&mut self, name: &str, value: &str, out: &mut Vec<Response>) {
-        let before = self.params.engine_options();
-        let egdb_before = self.params.egdb_path.clone();
-        let result = self.params.set(name, value);
-        if result.is_ok() && self.egdb_loaded && self.params.egdb_path != egdb_before {
-            self.load_egdb(out);
+        let before = self.params.clone();
+        if let Err(reason) = self.params.set(name, value) {
+            out.push(error(&format!("set-param: {reason}")));
+            return;
         }
-        match result {
-            Ok(()) if self.params.engine_options() != before => {
-                self.engine.configure(self.params.engine_options());
-                self.game.set_rules(self.rules());
+        let options = self.params.engine_options();
+        if options != before.engine_options() {
+            if let Err(reason) = self.engine.configure(options) {
+                self.params = before;
+                out.push(error(&format!("set-param: {reason}")));
+                return;
             }
-            Ok(()) => {}
-            Err(reason) => out.push(error(&format!("set-param: {reason}"))),
+            self.game.set_rules(self.rules());
+        }
+        if self.params.eval_file != before.eval_file {
+            self.engine
+                .set_weights(Arc::clone(self.params.eval_file.weights()));
+        }
+        if self.egdb_loaded && self.params.egdb_path != before.egdb_path {
+            self.load_egdb(out);
         }
     }
 
@@ -248,7 +315,7 @@ impl Session {
             ponder,
         });
         self.running = Some(Running {
-            started: Instant::now(),
+            started: (self.now)(),
             pondering: ponder,
             hit: None,
         });
@@ -261,7 +328,7 @@ impl Session {
     fn ponder_hit(&mut self) {
         if let Some(running) = self.running.as_mut().filter(|r| r.pondering) {
             running.pondering = false;
-            running.hit = Some(Instant::now());
+            running.hit = Some((self.now)());
             self.engine.ponder_hit();
         }
     }
@@ -286,6 +353,13 @@ fn game_of(spec: &PositionSpec, moves: &[String], rules: DrawRules) -> Result<Ga
         }
     };
     Game::from_texts(start, rules, moves)
+}
+
+/// The answer to a line longer than [`MAX_LINE`].
+fn overlong_error() -> Response {
+    error(&format!(
+        "input: line longer than {MAX_LINE} bytes, ignored"
+    ))
 }
 
 /// `error message="<message>"`.
@@ -360,7 +434,8 @@ where
     while !session.is_finished() {
         let responses = select! {
             recv(lines) -> line => match line {
-                Ok(line) => session.handle_line(&line),
+                Ok(Some(line)) => session.handle_line(&line),
+                Ok(None) => session.handle_overlong_line(),
                 Err(_) => {
                     lines = never();
                     session.handle_eof()
@@ -393,20 +468,15 @@ fn write_responses(output: &mut impl Write, responses: &[Response]) -> io::Resul
 }
 
 /// Reads lines on a thread of its own; the channel disconnects at end of input.
-/// Bytes that are not UTF-8 are replaced, so such a line is still read as a line.
-fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
+/// Bytes that are not UTF-8 are replaced, so such a line is still read as a line. A
+/// line longer than [`MAX_LINE`] is skipped, never held whole, and sent as `None`.
+fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Option<String>> {
     let (tx, rx) = unbounded();
     let reader = move || {
         let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                        break;
-                    }
-                }
+        while let Ok(Some(line)) = read_line(&mut input, &mut buf) {
+            if tx.send(line).is_err() {
+                break;
             }
         }
     };
@@ -415,6 +485,27 @@ fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
         .name("input".into())
         .spawn(reader);
     rx
+}
+
+/// The next line of `input` (`Some(None)` for one longer than [`MAX_LINE`]); `None` at
+/// the end of input. `buf` is scratch space.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Option<String>>> {
+    buf.clear();
+    let limit = MAX_LINE as u64 + 1;
+    if Read::take(&mut *input, limit).read_until(b'\n', buf)? == 0 {
+        return Ok(None);
+    }
+    if buf.len() <= MAX_LINE || buf.ends_with(b"\n") {
+        return Ok(Some(Some(String::from_utf8_lossy(buf).into_owned())));
+    }
+    // Too long: skip to the end of the line, a bounded piece at a time.
+    while !buf.ends_with(b"\n") {
+        buf.clear();
+        if Read::take(&mut *input, limit).read_until(b'\n', buf)? == 0 {
+            break;
+        }
+    }
+    Ok(Some(None))
 }
 
 #[cfg(test)]

@@ -227,6 +227,20 @@ fn failure_text(f: &EngineFailure, name: &str) -> String {
     }
 }
 
+/// The longest wait for one move, whatever the clock says (a year).
+const LONGEST_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// `t` seconds as a wait: 0 when negative or not a number, at most [`LONGEST_WAIT`].
+fn seconds(t: f64) -> Duration {
+    Duration::try_from_secs_f64(t)
+        .unwrap_or(if t > 0.0 {
+            LONGEST_WAIT
+        } else {
+            Duration::ZERO
+        })
+        .min(LONGEST_WAIT)
+}
+
 impl GameState {
     fn new(start: Position, s: &GameSettings) -> GameState {
         let base = s.limits.tc.map_or(0.0, |t| t.0);
@@ -260,13 +274,13 @@ impl GameState {
                 time,
                 inc,
             });
-            limit = Duration::from_secs_f64(time) + s.margin;
+            limit = seconds(time).saturating_add(s.margin);
         }
         if let Some(t) = s.limits.movetime {
             level.move_time = Some(t);
-            limit = limit.min(Duration::from_secs_f64(t) + s.margin);
+            limit = limit.min(seconds(t).saturating_add(s.margin));
         }
-        (level, limit)
+        (level, limit.min(LONGEST_WAIT))
     }
 
     /// Charges the mover's clock; `true` when the clock fell below minus the margin.

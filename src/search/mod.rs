@@ -11,7 +11,7 @@ mod worker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub use eval::{EvalStyle, evaluate};
+pub use eval::{EvalStyle, PatternWeights, evaluate};
 pub use limits::{Budget, Clock, Limits};
 pub use tt::TranspositionTable;
 
@@ -170,6 +170,8 @@ pub(crate) struct Shared<'a> {
     pub egdb: Option<&'a Egdb>,
     /// Reversible plies that draw (`usize::MAX`: no limit).
     pub quiet_limit: usize,
+    /// The pattern evaluation's weights.
+    pub weights: &'a PatternWeights,
 }
 
 impl Shared<'_> {
@@ -228,6 +230,9 @@ pub struct SearchContext<'a> {
     /// limit is a draw. (Any repetition of a position on the path is a draw whatever
     /// the rules say: going round in circles gains nothing.)
     pub rules: DrawRules,
+    /// The pattern evaluation's weights (owned by the engine or tool, see
+    /// [`eval::EvalFile`]).
+    pub weights: &'a PatternWeights,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's positions since
@@ -249,6 +254,7 @@ pub fn search(
         egdb,
         multipv,
         rules,
+        weights,
     } = *ctx;
     let root_moves = legal_moves(pos).to_vec();
     let mut result = SearchResult {
@@ -278,6 +284,7 @@ pub fn search(
         node_limit: limits.nodes,
         egdb: egdb.filter(|db| db.max_pieces() > 0),
         quiet_limit: rules.quiet_plies().unwrap_or(usize::MAX),
+        weights,
     };
     let forced = root_moves.len() == 1 && limits.reply_forced_at_once();
     // In analysis a forced root is searched one ply deeper, as forced moves are inside

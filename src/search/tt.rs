@@ -67,22 +67,51 @@ impl Entry {
     }
 }
 
+impl Slot {
+    fn empty() -> Slot {
+        Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }
+    }
+}
+
+/// Slots of a table of about `mib` MiB: a power of two of buckets, at least one.
+fn slot_count(mib: usize) -> usize {
+    let bytes = mib.max(1).saturating_mul(1024 * 1024);
+    let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
+    let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+    buckets * ENTRIES_PER_BUCKET
+}
+
 fn generation_of(data: u64) -> u64 {
     (data >> 26) & 0x3F
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` MiB (at least one bucket).
+    /// A table of about `mib` MiB (at least one bucket). For a size a user chose, use
+    /// [`TranspositionTable::try_new`]: this one aborts when the memory is not there.
     pub fn new(mib: usize) -> Self {
-        let bytes = mib.max(1) * 1024 * 1024;
-        let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let slots = (0..buckets * ENTRIES_PER_BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
+        let slots = (0..slot_count(mib)).map(|_| Slot::empty()).collect();
+        Self::with_slots(slots)
+    }
+
+    /// A table of about `mib` MiB, or an error when that much memory cannot be reserved
+    /// (the size is too large for the address space, or the system refuses it).
+    pub fn try_new(mib: usize) -> Result<Self, String> {
+        let refused = || format!("cannot allocate a transposition table of {mib} MiB");
+        if mib.checked_mul(1 << 20).is_none() {
+            return Err(refused());
+        }
+        let count = slot_count(mib);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(count).map_err(|_| refused())?;
+        slots.resize_with(count, Slot::empty);
+        Ok(Self::with_slots(slots))
+    }
+
+    fn with_slots(slots: Vec<Slot>) -> Self {
+        let buckets = slots.len() / ENTRIES_PER_BUCKET;
         TranspositionTable {
             slots,
             bucket_mask: buckets - 1,
@@ -204,6 +233,22 @@ mod tests {
         assert_eq!(tt.probe(42), Some(q));
         tt.clear();
         assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error() {
+        for mib in [usize::MAX, usize::MAX >> 20, 1 << 40] {
+            // black_box: an allocation nobody uses may be optimised away.
+            match std::hint::black_box(TranspositionTable::try_new(mib)) {
+                Ok(tt) => panic!("{mib} MiB allocated: {} bytes", tt.size_bytes()),
+                Err(e) => assert_eq!(
+                    e,
+                    format!("cannot allocate a transposition table of {mib} MiB")
+                ),
+            }
+        }
+        let tt = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(tt.size_bytes(), 2 * 1024 * 1024);
     }
 
     #[test]

@@ -276,7 +276,7 @@ impl<'a> Worker<'a> {
             && beta.abs() < DB_BOUND
             && !opponent_threatens(pos)
         {
-            let eval = evaluate(pos, self.style.eval);
+            let eval = evaluate(pos, self.style.eval, self.shared.weights);
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
             }
@@ -423,7 +423,7 @@ impl<'a> Worker<'a> {
         {
             self.leaf_ply_sum += ply as u64;
             self.leaf_count += 1;
-            return evaluate(pos, self.style.eval);
+            return evaluate(pos, self.style.eval, self.shared.weights);
         }
         let may_extend = may_extend && !quiet;
         let mut best = -INFINITY;

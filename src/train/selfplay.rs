@@ -9,6 +9,7 @@
 //! once, and a game still going at `max_plies` is a draw.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crossbeam_channel::unbounded;
@@ -19,7 +20,9 @@ use crate::board::{Color, Position};
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{has_capture, legal_moves};
 use crate::search::score::{WIN, is_decisive};
-use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
+use crate::search::{
+    Limits, PatternWeights, SearchContext, SearchControl, Style, TranspositionTable, search,
+};
 use crate::shard::Shard;
 
 /// How the games are played.
@@ -47,6 +50,8 @@ pub struct SelfplayConfig {
     pub tt_mib: usize,
     /// The draw rules the games are played (and searched) under.
     pub rules: DrawRules,
+    /// The pattern evaluation's weights.
+    pub weights: Arc<PatternWeights>,
 }
 
 /// One finished game.
@@ -115,6 +120,7 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
         egdb: None,
         multipv: 1,
         rules: cfg.rules,
+        weights: &cfg.weights,
     };
     let mut record = Game::with_rules(pos, cfg.rules);
     let mut samples = Vec::new();
@@ -195,6 +201,7 @@ mod tests {
             style: Style::FULL,
             tt_mib: 1,
             rules: DrawRules::default(),
+            weights: crate::search::eval::embedded_weights(),
         }
     }
 

@@ -357,3 +357,26 @@ fn negative_clock_time_is_accepted() {
     }
     assert!(err("level time=0.5 inc=-0.1").contains("inc"));
 }
+
+#[test]
+fn control_characters_in_quoted_values_read_as_spaces() {
+    // What the writer writes for them (values cannot carry control characters), so
+    // such a command prints back to a line that reads as the same command.
+    for line in [
+        "pos start moves=\"22-19\u{0}11-15\u{10}\"",
+        "pos pos=\"W\u{7}x\" moves=\"1\u{0}\u{10}3 7\"",
+        "set-param name=\"a\u{1b}b\" value=\"x\ty\u{0}\"",
+    ] {
+        let command = parse_command(line).unwrap().unwrap();
+        let printed = command.to_string();
+        assert!(!printed.chars().any(char::is_control), "{printed:?}");
+        assert_eq!(parse_command(&printed), Ok(Some(command)), "{line:?}");
+    }
+    assert_eq!(
+        parse_command("pos start moves=\"22-19\u{0}11-15\""),
+        Ok(Some(Command::Pos {
+            position: PositionSpec::Start,
+            moves: vec!["22-19".into(), "11-15".into()],
+        }))
+    );
+}

@@ -173,3 +173,34 @@ fn driver_runs_until_end_of_input() {
         1
     );
 }
+
+#[test]
+fn lines_up_to_the_limit_are_read_and_longer_ones_skipped() {
+    let mut input = vec![b'a'; MAX_LINE];
+    input.push(b'\n');
+    input.extend(vec![b'b'; 3 * MAX_LINE]);
+    input.extend_from_slice(b"\nping\nlast");
+    let mut reader = io::Cursor::new(input);
+    let mut buf = Vec::new();
+    let mut next = || read_line(&mut reader, &mut buf).expect("read");
+    assert_eq!(next().flatten().map(|l| l.len()), Some(MAX_LINE + 1));
+    assert_eq!(next(), Some(None));
+    assert_eq!(next(), Some(Some("ping\n".to_string())));
+    assert_eq!(next(), Some(Some("last".to_string())));
+    assert_eq!(next(), None);
+}
+
+#[test]
+fn an_overlong_line_waits_for_the_search_like_any_line() {
+    let (mut s, events) = session();
+    assert_eq!(
+        texts(&s.handle_overlong_line()),
+        ["error message=\"input: line longer than 1048576 bytes, ignored\""]
+    );
+    send(&mut s, "go analyze");
+    assert!(s.handle_overlong_line().is_empty());
+    s.engine.stop();
+    let out = finish(&mut s, &events);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[1].starts_with("error message=\"input: line longer"));
+}

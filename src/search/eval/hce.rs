@@ -288,6 +288,7 @@ pub(super) fn scale_endgame(pos: &Position, raw: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::eval::embedded_weights;
     use crate::search::eval::{EvalStyle, evaluate};
 
     #[test]
@@ -300,8 +301,11 @@ mod tests {
     #[test]
     fn start_is_balanced() {
         let start = Position::start();
-        assert_eq!(evaluate(&start, EvalStyle::Hce), 0);
-        assert_eq!(evaluate(&start, EvalStyle::Material), 0);
+        assert_eq!(evaluate(&start, EvalStyle::Hce, &embedded_weights()), 0);
+        assert_eq!(
+            evaluate(&start, EvalStyle::Material, &embedded_weights()),
+            0
+        );
     }
 
     #[test]
@@ -309,15 +313,22 @@ mod tests {
         // The same position mirrored (colours swapped, board turned) scores the same.
         let a = Position::parse("W:W22,23,K5:B9,10").unwrap();
         let b = Position::parse("B:B11,10,K28:W24,23").unwrap();
-        assert_eq!(evaluate(&a, EvalStyle::Hce), evaluate(&b, EvalStyle::Hce));
+        assert_eq!(
+            evaluate(&a, EvalStyle::Hce, &embedded_weights()),
+            evaluate(&b, EvalStyle::Hce, &embedded_weights())
+        );
     }
 
     #[test]
     fn material_counts() {
         let p = Position::parse("W:W22,K5:B9").unwrap();
-        assert_eq!(evaluate(&p, EvalStyle::Material), 230);
+        assert_eq!(evaluate(&p, EvalStyle::Material, &embedded_weights()), 230);
         assert_eq!(
-            evaluate(&p.with_side(Color::Black), EvalStyle::Material),
+            evaluate(
+                &p.with_side(Color::Black),
+                EvalStyle::Material,
+                &embedded_weights()
+            ),
             -230
         );
     }

@@ -9,8 +9,8 @@ pub mod hce;
 pub mod pattern;
 pub mod weights_file;
 
-use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::io::Read;
+use std::sync::{Arc, OnceLock};
 
 use super::score::EVAL_LIMIT;
 use crate::board::{Color, Position};
@@ -21,7 +21,7 @@ pub use weights_file::WeightsError;
 /// Which evaluation to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalStyle {
-    /// Learned weights over board regions (the active weights file).
+    /// Learned weights over board regions (the weights the search context carries).
     #[default]
     Pattern,
     /// Today's hand-made terms (kept as a match yardstick).
@@ -33,11 +33,11 @@ pub enum EvalStyle {
 /// The king's value in the material-only baseline (the first version's guess).
 const MATERIAL_KING: i32 = 230;
 
-/// Evaluates `pos` for the side to move.
+/// Evaluates `pos` for the side to move; the pattern evaluation uses `weights`.
 #[inline]
-pub fn evaluate(pos: &Position, style: EvalStyle) -> i32 {
+pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i32 {
     let white_view = match style {
-        EvalStyle::Pattern => pattern::white_view(pos, active_weights()),
+        EvalStyle::Pattern => pattern::white_view(pos, weights),
         EvalStyle::Hce => hce::white_view(pos, &WEIGHTS),
         EvalStyle::Material => hce::material(pos, 100, MATERIAL_KING),
     };
@@ -51,65 +51,81 @@ pub fn evaluate(pos: &Position, style: EvalStyle) -> i32 {
 /// The weights file built into the binary.
 pub static EMBEDDED_FILE: &[u8] = include_bytes!("default.dmw");
 
-/// Weights loaded by [`load_eval_file`]; null means the embedded ones. Every pointer
-/// stored here comes from `Box::leak` and is never freed.
-static ACTIVE: AtomicPtr<PatternWeights> = AtomicPtr::new(std::ptr::null_mut());
-/// Where the active weights came from.
-static ACTIVE_NAME: Mutex<String> = Mutex::new(String::new());
-
-/// The embedded weights (material values only should the embedded file ever fail its
-/// checks, which a unit test rules out).
-pub fn embedded_weights() -> &'static PatternWeights {
-    static EMBEDDED: OnceLock<PatternWeights> = OnceLock::new();
-    EMBEDDED.get_or_init(|| {
-        weights_file::parse(EMBEDDED_FILE).unwrap_or_else(|_| PatternWeights::material_only())
-    })
+/// The embedded weights, parsed once and shared (material values only should the
+/// embedded file ever fail its checks, which a unit test rules out).
+pub fn embedded_weights() -> Arc<PatternWeights> {
+    static EMBEDDED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+    Arc::clone(EMBEDDED.get_or_init(|| {
+        Arc::new(
+            weights_file::parse(EMBEDDED_FILE).unwrap_or_else(|_| PatternWeights::material_only()),
+        )
+    }))
 }
 
-/// The weights the pattern evaluation uses now.
-#[inline(always)]
-#[allow(unsafe_code)] // SAFETY: see the block; to go when the weights become a value.
-pub fn active_weights() -> &'static PatternWeights {
-    let p = ACTIVE.load(Ordering::Acquire);
-    if p.is_null() {
-        embedded_weights()
-    } else {
-        // SAFETY: non-null pointers in ACTIVE come from Box::leak and are never freed.
-        unsafe { &*p }
+/// Pattern weights and the name of the file they came from: what an engine plays with.
+/// Clones share the weights; two are equal when they are the same loaded copy.
+#[derive(Clone, Debug)]
+pub struct EvalFile {
+    name: String,
+    weights: Arc<PatternWeights>,
+}
+
+impl EvalFile {
+    /// The embedded weights, named `embedded`.
+    pub fn embedded() -> EvalFile {
+        EvalFile {
+            name: String::new(),
+            weights: embedded_weights(),
+        }
+    }
+
+    /// Loads a weights file; `embedded` (or an empty path) is the built-in one. Reads
+    /// at most one byte more than a weights file has, so a huge file or a device is
+    /// refused by its size.
+    pub fn load(path: &str) -> Result<EvalFile, WeightsError> {
+        if path.is_empty() || path == "embedded" {
+            return Ok(EvalFile::embedded());
+        }
+        let io = |e: std::io::Error| WeightsError::Io(format!("{path}: {e}"));
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.take(weights_file::FILE_LEN as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        Ok(EvalFile {
+            name: path.to_string(),
+            weights: Arc::new(weights_file::parse(&bytes)?),
+        })
+    }
+
+    /// The file's path, or `embedded`.
+    pub fn name(&self) -> &str {
+        if self.name.is_empty() {
+            "embedded"
+        } else {
+            &self.name
+        }
+    }
+
+    /// The weights, shared.
+    pub fn weights(&self) -> &Arc<PatternWeights> {
+        &self.weights
     }
 }
 
-/// Loads a weights file for the pattern evaluation, process-wide. `embedded` (or an
-/// empty path) goes back to the built-in weights. On error nothing changes: the
-/// weights in use stay in use.
-pub fn load_eval_file(path: &str) -> Result<(), WeightsError> {
-    if path.is_empty() || path == "embedded" {
-        ACTIVE.store(std::ptr::null_mut(), Ordering::Release);
-        set_active_name("");
-        return Ok(());
-    }
-    let bytes = std::fs::read(path).map_err(|e| WeightsError::Io(format!("{path}: {e}")))?;
-    let weights = weights_file::parse(&bytes)?;
-    ACTIVE.store(Box::leak(Box::new(weights)), Ordering::Release);
-    set_active_name(path);
-    Ok(())
-}
-
-/// The active weights file's path, or `embedded`.
-pub fn eval_file_name() -> String {
-    let name = ACTIVE_NAME.lock().map(|n| n.clone()).unwrap_or_default();
-    if name.is_empty() {
-        "embedded".to_string()
-    } else {
-        name
+impl Default for EvalFile {
+    fn default() -> Self {
+        EvalFile::embedded()
     }
 }
 
-fn set_active_name(name: &str) {
-    if let Ok(mut n) = ACTIVE_NAME.lock() {
-        *n = name.to_string();
+impl PartialEq for EvalFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && Arc::ptr_eq(&self.weights, &other.weights)
     }
 }
+
+impl Eq for EvalFile {}
 
 #[cfg(test)]
 mod tests {
@@ -123,6 +139,7 @@ mod tests {
     #[test]
     fn mirrored_positions_score_the_same_in_every_style() {
         // Colours swapped and the board turned: the same position for the side to move.
+        let weights = embedded_weights();
         for (a, b) in [
             ("W:W21-32:B1-12", "B:W21-32:B1-12"),
             ("W:W22,23,K5:B9,10", "B:B11,10,K28:W24,23"),
@@ -130,18 +147,66 @@ mod tests {
         ] {
             let (a, b) = (Position::parse(a).unwrap(), Position::parse(b).unwrap());
             for style in [EvalStyle::Pattern, EvalStyle::Hce, EvalStyle::Material] {
-                assert_eq!(evaluate(&a, style), evaluate(&b, style), "{style:?}");
+                assert_eq!(
+                    evaluate(&a, style, &weights),
+                    evaluate(&b, style, &weights),
+                    "{style:?}"
+                );
             }
         }
     }
 
     #[test]
-    fn a_missing_file_keeps_the_weights() {
-        let before = active_weights() as *const PatternWeights;
+    fn missing_and_oversized_files_are_refused() {
         assert!(matches!(
-            load_eval_file("/nonexistent/weights.dmw"),
+            EvalFile::load("/nonexistent/weights.dmw"),
             Err(WeightsError::Io(_))
         ));
-        assert_eq!(active_weights() as *const PatternWeights, before);
+        // A device that never ends is read only up to one byte past a weights file.
+        if cfg!(unix) {
+            assert!(matches!(
+                EvalFile::load("/dev/zero"),
+                Err(WeightsError::Magic)
+            ));
+        }
+        let dir = std::env::temp_dir().join(format!("damiera-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let long = dir.join("long.dmw");
+        let mut bytes = weights_file::to_bytes(&PatternWeights::material_only());
+        bytes.extend_from_slice(&[0; 4096]);
+        std::fs::write(&long, &bytes).unwrap();
+        let err = EvalFile::load(long.to_str().unwrap()).unwrap_err();
+        assert_eq!(
+            err,
+            WeightsError::Size {
+                expected: weights_file::FILE_LEN,
+                found: weights_file::FILE_LEN + 1
+            }
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn loaded_weights_are_shared_and_freed_with_their_last_owner() {
+        let dir = std::env::temp_dir().join(format!("damiera-evalshare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.dmw");
+        std::fs::write(
+            &path,
+            weights_file::to_bytes(&PatternWeights::material_only()),
+        )
+        .unwrap();
+        let loaded = EvalFile::load(path.to_str().unwrap()).unwrap();
+        assert_eq!(loaded.name(), path.to_str().unwrap());
+        assert_eq!(**loaded.weights(), PatternWeights::material_only());
+        let copy = loaded.clone();
+        assert_eq!(copy, loaded);
+        assert_ne!(EvalFile::load(path.to_str().unwrap()).unwrap(), loaded);
+        let weak = Arc::downgrade(loaded.weights());
+        drop((loaded, copy));
+        assert!(weak.upgrade().is_none(), "freed with the last owner");
+        assert_eq!(EvalFile::load("embedded").unwrap(), EvalFile::embedded());
+        assert_eq!(EvalFile::embedded().name(), "embedded");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -22,6 +22,8 @@ pub const MAGIC: &[u8; 8] = b"DMRAEVAL";
 pub const VERSION: u32 = 1;
 /// Header length in bytes.
 pub const HEADER: usize = 24;
+/// Length of a weights file in bytes: the header and [`WEIGHT_COUNT`] weights.
+pub const FILE_LEN: usize = HEADER + 2 * WEIGHT_COUNT;
 
 /// Why a weights file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +89,7 @@ pub fn to_bytes(weights: &PatternWeights) -> Vec<u8> {
 
 /// Checks and reads a weights file.
 pub fn parse(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
-    let expected = HEADER + 2 * WEIGHT_COUNT;
+    let expected = FILE_LEN;
     if bytes.len() < HEADER {
         return Err(if bytes.len() >= 8 && &bytes[..8] != MAGIC {
             WeightsError::Magic

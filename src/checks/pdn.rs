@@ -1,0 +1,61 @@
+//! PDN files as other programs write them, read by [`crate::game::pdn_file`] and
+//! [`crate::game::pdn`], replayed by [`crate::game::replay`], and opening files.
+//!
+//! Properties: the games of a file that reads write back to text that reads again as
+//! the same games (tags in writing order, every move with the number and side the file
+//! gave it), and that text is a fixed point; a game that replays holds only legal
+//! moves; the openings a file gives are sound positions.
+
+use super::position::{game_is_legal, position_round_trips};
+use super::{Checked, ensure};
+use crate::game::openings::parse_openings;
+use crate::game::pdn::{PdnGame, parse_pdn, write_pdn};
+use crate::game::pdn_file::{decode, describe, read_games};
+use crate::game::replay::replay_game;
+
+/// Runs every property on `data` (see the module documentation).
+pub fn check(data: &[u8]) -> Checked {
+    if let Ok(games) = read_games(data) {
+        games_round_trip(&games)?;
+        for (i, game) in games.iter().enumerate() {
+            let _ = describe(i, game);
+            if let Ok(replayed) = replay_game(game, i + 1) {
+                ensure(replayed.moves().len() == game.moves.len(), || {
+                    format!("game {}: replay lost moves", i + 1)
+                })?;
+                game_is_legal(&replayed).map_err(|e| format!("game {}: {e}", i + 1))?;
+            }
+        }
+    } else if let Ok(games) = parse_pdn(&decode(data)) {
+        // Another GameType: still written and read back alike.
+        games_round_trip(&games)?;
+    }
+    if let Ok(openings) = parse_openings("fuzz", data) {
+        for pos in &openings {
+            position_round_trips(pos)?;
+        }
+    }
+    Ok(())
+}
+
+/// Written and read back, the games are the same (tags in writing order), and
+/// writing them again gives the same text.
+pub fn games_round_trip(games: &[PdnGame]) -> Checked {
+    let text = write_pdn(games);
+    let again = parse_pdn(&text).map_err(|e| format!("written PDN does not read: {e}\n{text}"))?;
+    let expected: Vec<PdnGame> = games
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            g.sort_tags();
+            g
+        })
+        .collect();
+    ensure(again == expected, || {
+        format!("games change when written and read back:\n{text}\n{expected:?}\n{again:?}")
+    })?;
+    let twice = write_pdn(&again);
+    ensure(twice == text, || {
+        format!("writing is not a fixed point:\n{text}\n---\n{twice}")
+    })
+}

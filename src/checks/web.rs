@@ -1,0 +1,192 @@
+//! The web board's JSON API ([`crate::gui::api::json_api`]) fed a sequence of requests,
+//! body to handler with no network, on an [`App::offline`] (no engine behind it).
+//!
+//! The input is split into requests at each byte `0xFE` (at most [`MAX_REQUESTS`]). A
+//! request's first byte (modulo 24) picks the method and path: 0–15 one of the API's
+//! routes by POST, 16–17 `GET /api/state`, 18–19 `POST /api/pdn-file` with the second
+//! byte as `?game=` (0: none, else the byte minus 8), 20–21 a route by GET, 22–23 a
+//! path the API does not have (made of the next four bytes, without the spaces and
+//! control characters the HTTP layer refuses in a request target); the rest is the
+//! body.
+//!
+//! Properties (the API's contract): every answer is a JSON object with a status of 200
+//! or 4xx; `GET /api/state` answers the state itself, every other 200 is
+//! `{"ok": true, "state": ...}` with the state as it now is; a 4xx is
+//! exactly `{"error": "<one line>"}` and leaves the state as it was; the state shown
+//! always holds a position whose FEN and Hub texts read back to the same position.
+
+use serde_json::Value;
+
+use super::{Checked, ensure};
+use crate::board::Position;
+use crate::gui::api::json_api;
+use crate::gui::state::App;
+
+/// Requests read from one input, at most.
+pub const MAX_REQUESTS: usize = 24;
+
+/// The POST routes with a JSON body (as `gui::api` lists them).
+const ROUTES: &[&str] = &[
+    "/api/move",
+    "/api/goto",
+    "/api/line",
+    "/api/variation/promote",
+    "/api/variation/delete",
+    "/api/takeback",
+    "/api/new",
+    "/api/position",
+    "/api/pdn",
+    "/api/settings",
+    "/api/clock",
+    "/api/analysis",
+    "/api/engine/restart",
+    "/api/engine/param",
+    "/api/review",
+    "/api/review/goto",
+];
+
+/// Runs the requests of `data` in turn against one offline board (see the module
+/// documentation).
+pub fn check(data: &[u8]) -> Checked {
+    let app = App::offline();
+    for request in data.split(|&b| b == 0xFE).take(MAX_REQUESTS) {
+        let Some((&pick, body)) = request.split_first() else {
+            continue;
+        };
+        let (method, path, query, body) = route(pick, body);
+        let before = shown_state(&app);
+        let (status, answer) = json_api(&app, method, &path, &query, body);
+        let after = shown_state(&app);
+        let what = || {
+            format!(
+                "{method} {path}?{query} {:?}",
+                String::from_utf8_lossy(body)
+            )
+        };
+        let Value::Object(fields) = &answer else {
+            return Err(format!("{}: the answer is not an object: {answer}", what()));
+        };
+        match status {
+            200 if method == "GET" && path == "/api/state" => {
+                ensure(without_clock(&answer) == after, || {
+                    format!("{}: the answer is not the state", what())
+                })?;
+            }
+            200 => {
+                ensure(fields.get("ok") == Some(&Value::Bool(true)), || {
+                    format!("{}: 200 without ok: true", what())
+                })?;
+                let shown = fields.get("state").map(without_clock);
+                ensure(shown.as_ref() == Some(&after), || {
+                    format!("{}: the answer's state is not the state", what())
+                })?;
+            }
+            400..=499 => {
+                let message = fields.get("error").and_then(Value::as_str);
+                ensure(fields.len() == 1 && message.is_some(), || {
+                    format!("{}: {status} is not {{\"error\": text}}: {answer}", what())
+                })?;
+                let message = message.unwrap_or_default();
+                ensure(!message.is_empty() && !message.contains('\n'), || {
+                    format!("{}: the error is not one line: {message:?}", what())
+                })?;
+                ensure(before == after, || {
+                    format!("{}: {status} ({message}) changed the state", what())
+                })?;
+            }
+            _ => return Err(format!("{}: status {status}", what())),
+        }
+        position_reads_back(&after).map_err(|e| format!("{}: {e}", what()))?;
+    }
+    Ok(())
+}
+
+/// Method, path, query and body of a request whose first byte is `pick`.
+fn route(pick: u8, rest: &[u8]) -> (&'static str, String, String, &[u8]) {
+    let pick = usize::from(pick) % 24;
+    let post = |path: &str| ("POST", path.to_string(), String::new(), rest);
+    match ROUTES.get(pick) {
+        Some(path) => post(path),
+        None => match pick - ROUTES.len() {
+            0 | 1 => ("GET", "/api/state".to_string(), String::new(), rest),
+            2 | 3 => {
+                // The next byte is the game number (0: none; from -7 so that bad ones come).
+                let (game, body) = rest.split_first().map_or((0, rest), |(&g, b)| (g, b));
+                let query = match game {
+                    0 => String::new(),
+                    g => format!("game={}", i32::from(g) - 8),
+                };
+                ("POST", "/api/pdn-file".to_string(), query, body)
+            }
+            4 | 5 => {
+                let path = rest.first().map_or(0, |&b| usize::from(b) % ROUTES.len());
+                let path = ROUTES.get(path).copied().unwrap_or("/api/move");
+                ("GET", path.to_string(), String::new(), rest)
+            }
+            // A path the HTTP layer can deliver: no spaces or control characters.
+            _ => post(&format!(
+                "/api/{}",
+                String::from_utf8_lossy(rest.get(..4).unwrap_or(rest))
+                    .replace(|c: char| c <= ' ' || c == '\u{7f}', "_")
+            )),
+        },
+    }
+}
+
+/// The state the page is shown, without the clock's readings (they move with time).
+fn shown_state(app: &App) -> Value {
+    without_clock(&app.state.lock().to_json())
+}
+
+fn without_clock(state: &Value) -> Value {
+    let mut state = state.clone();
+    if let Some(fields) = state.as_object_mut() {
+        fields.remove("clock");
+    }
+    state
+}
+
+/// The state's FEN and Hub texts read as one position, which writes back to both.
+fn position_reads_back(state: &Value) -> Checked {
+    let text = |key: &str| {
+        state
+            .get(key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("the state has no {key}"))
+    };
+    let (fen, hub) = (text("fen")?, text("hub")?);
+    let from_fen = Position::from_fen(fen).map_err(|e| format!("state fen {fen:?}: {e}"))?;
+    let from_hub = Position::from_hub(hub).map_err(|e| format!("state hub {hub:?}: {e}"))?;
+    ensure(from_fen == from_hub, || {
+        format!("state fen {fen:?} and hub {hub:?} differ")
+    })?;
+    ensure(from_fen.to_fen() == fen && from_hub.to_hub() == hub, || {
+        format!("state fen {fen:?} / hub {hub:?} do not write back")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The request bytes reach the handlers they name (so the check is not vacuous).
+    #[test]
+    fn requests_reach_their_handlers() {
+        let app = App::offline();
+        for (pick, body, status) in [
+            (0u8, &br#"{"move":"22-19"}"#[..], 200),
+            (0, br#"{"move":"22-19"}"#, 400),
+            (16, b"", 200),
+            (18, b"\x091. 22-18 11-14 *", 200),
+            (18, b"\x011. 22-18 *", 400),
+            (20, b"\x00", 405),
+            (22, b"xyzw", 404),
+            (9, br#"{"movetime":1e300}"#, 400),
+        ] {
+            let (method, path, query, body) = route(pick, body);
+            let (got, answer) = json_api(&app, method, &path, &query, body);
+            assert_eq!(got, status, "{method} {path}?{query}: {answer}");
+        }
+        assert!(check(b"\x00{\"move\":\"22-19\"}\xfe\x00{\"move\":\"11-15\"}\xfe\x05").is_ok());
+    }
+}
