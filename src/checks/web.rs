@@ -19,31 +19,11 @@ use serde_json::Value;
 
 use super::{Checked, ensure};
 use crate::board::Position;
-use crate::gui::api::json_api;
+use crate::gui::api::{ROUTES, json_api};
 use crate::gui::state::App;
 
 /// Requests read from one input, at most.
 pub const MAX_REQUESTS: usize = 24;
-
-/// The POST routes with a JSON body (as `gui::api` lists them).
-const ROUTES: &[&str] = &[
-    "/api/move",
-    "/api/goto",
-    "/api/line",
-    "/api/variation/promote",
-    "/api/variation/delete",
-    "/api/takeback",
-    "/api/new",
-    "/api/position",
-    "/api/pdn",
-    "/api/settings",
-    "/api/clock",
-    "/api/analysis",
-    "/api/engine/restart",
-    "/api/engine/param",
-    "/api/review",
-    "/api/review/goto",
-];
 
 /// Runs the requests of `data` in turn against one offline board (see the module
 /// documentation).

@@ -77,8 +77,8 @@ fn clip(text: &str) -> String {
     out
 }
 
-/// The POST routes with a JSON body.
-const ROUTES: &[&str] = &[
+/// The POST routes with a JSON body (the fuzz check `checks::web` drives them by index).
+pub const ROUTES: &[&str] = &[
     "/api/move",
     "/api/goto",
     "/api/line",
