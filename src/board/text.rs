@@ -1,7 +1,7 @@
 //! Position text: PDN FEN (`W:W21,22,K30:B1-12`) and the Hub position string
 //! (`Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww`), in both directions, plus a board diagram.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use super::bitboard::Bitboard;
@@ -225,26 +225,28 @@ impl Position {
 
     /// The PDN FEN, squares ascending, kings prefixed with `K`.
     pub fn to_fen(&self) -> String {
-        let side = if self.side_to_move() == Color::White {
+        let mut fen = String::with_capacity(96);
+        fen.push(if self.side_to_move() == Color::White {
             'W'
         } else {
             'B'
-        };
-        let list = |color: Color| -> String {
-            self.piece_list()
-                .into_iter()
-                .filter(|(_, p)| p.color == color)
-                .map(|(sq, p)| {
-                    if p.king {
-                        format!("K{sq}")
-                    } else {
-                        sq.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!("{side}:W{}:B{}", list(Color::White), list(Color::Black))
+        });
+        let pieces = self.piece_list();
+        for (color, tag) in [(Color::White, ":W"), (Color::Black, ":B")] {
+            fen.push_str(tag);
+            let mine = pieces.iter().filter(|(_, p)| p.color == color);
+            for (n, (sq, p)) in mine.enumerate() {
+                if n > 0 {
+                    fen.push(',');
+                }
+                if p.king {
+                    fen.push('K');
+                }
+                // Writing to a String cannot fail.
+                let _ = write!(fen, "{sq}");
+            }
+        }
+        fen
     }
 
     /// The Hub position string.
