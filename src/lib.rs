@@ -32,6 +32,7 @@ pub mod game;
 pub mod gui;
 pub mod hub;
 pub mod matchrun;
+pub mod memory;
 pub mod movegen;
 pub mod review;
 pub mod search;

@@ -8,6 +8,7 @@ use clap::error::ErrorKind;
 use damiera::cli::{self, Cli, CliError, Command};
 
 fn main() -> ExitCode {
+    damiera::memory::give_big_blocks_back();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {

@@ -181,16 +181,22 @@ impl Engine {
 
     /// Resident memory (now, peak) in KiB, in the largest settings the rounds use (a
     /// 32 MiB table, MultiPV 4, two threads, the embedded weights), once every search
-    /// has ended and every line has been handled.
-    fn settled_memory(&mut self) -> (u64, u64) {
+    /// has ended and every line has been handled. A `go` (in `position`, stopped at once
+    /// if it runs on) follows the settings: the search thread takes its jobs in order, so
+    /// by its `done` the old table has been swapped out and freed (`pong` alone comes from
+    /// the protocol thread, possibly before that).
+    fn settled_memory(&mut self, position: Position) -> (u64, u64) {
         for line in [
             "set-param name=tt-size value=32",
             "set-param name=multipv value=4",
             "set-param name=threads value=2",
             "set-param name=eval-file value=embedded",
+            "go",
         ] {
             self.send(line);
         }
+        self.owed.dones += 1;
+        self.searches.push_back(position);
         self.settle();
         self.memory()
     }
@@ -572,10 +578,10 @@ fn soak() {
         round(&mut engine, &mut model, &files);
         rounds += 1;
         if after_warm_up.is_none() && start.elapsed() >= warm_up {
-            after_warm_up = Some(engine.settled_memory());
+            after_warm_up = Some(engine.settled_memory(model.position));
         }
     }
-    let (rss, hwm) = engine.settled_memory();
+    let (rss, hwm) = engine.settled_memory(model.position);
     let (rss0, hwm0) = after_warm_up.unwrap_or((rss, hwm));
     engine.send("quit");
     let status = engine.child.wait().expect("exit");
