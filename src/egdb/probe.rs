@@ -12,6 +12,9 @@ use super::store::{BLOCK_POSITIONS, TableFile};
 use super::value::{Code, Outcome};
 use crate::board::Position;
 
+/// `Egdb::class_index` entry of a material without a file.
+const NO_CLASS: u16 = u16::MAX;
+
 /// Cache size when none is given, MiB.
 pub const DEFAULT_CACHE_MIB: usize = 128;
 
@@ -50,8 +53,12 @@ impl BlockCache {
 /// The endgame databases of one directory.
 pub struct Egdb {
     dir: PathBuf,
-    /// Indexed by [`Material::slot`] (a probe hashes nothing).
-    classes: Vec<Option<ClassSlot>>,
+    /// The class files found.
+    classes: Vec<ClassSlot>,
+    /// Index into `classes` by [`Material::slot`] ([`NO_CLASS`]: none), so that a probe
+    /// hashes nothing and an open does not build a slot for each of the 28,561
+    /// materials (4 MB to write and free each time a directory is set).
+    class_index: Box<[u16]>,
     materials: Vec<Material>,
     max_pieces: u32,
     cache: BlockCache,
@@ -74,7 +81,8 @@ impl Egdb {
     pub fn open(dir: &Path, cache_mib: usize) -> Result<Egdb, String> {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("endgame databases: {}: {e}", dir.display()))?;
-        let mut classes: Vec<Option<ClassSlot>> = (0..Material::SLOTS).map(|_| None).collect();
+        let mut classes: Vec<ClassSlot> = Vec::new();
+        let mut class_index = vec![NO_CLASS; Material::SLOTS].into_boxed_slice();
         let mut materials = Vec::new();
         for entry in entries.flatten() {
             let path = entry.path();
@@ -90,22 +98,42 @@ impl Egdb {
             };
             let id = materials.len() as u64;
             materials.push(m);
-            classes[m.slot()] = Some(ClassSlot {
+            let slot = ClassSlot {
                 id,
                 path,
                 file: OnceLock::new(),
                 broken: AtomicBool::new(false),
-            });
+            };
+            match class_index
+                .get(m.slot())
+                .and_then(|&i| classes.get_mut(usize::from(i)))
+            {
+                Some(known) => *known = slot,
+                None => {
+                    // Fewer classes than slots, and every slot below NO_CLASS.
+                    class_index[m.slot()] = classes.len() as u16;
+                    classes.push(slot);
+                }
+            }
         }
         materials.sort_by_key(|m| (m.pieces(), m.men(), *m));
         let max_pieces = materials.iter().map(|m| m.pieces()).max().unwrap_or(0);
+        // No class, nothing to cache: the smallest cache (1 MiB of blocks).
+        let cache = BlockCache::new(if classes.is_empty() { 0 } else { cache_mib });
         Ok(Egdb {
             dir: dir.to_path_buf(),
             classes,
+            class_index,
             materials,
             max_pieces,
-            cache: BlockCache::new(cache_mib),
+            cache,
         })
+    }
+
+    /// The class file of `m`, if there is one.
+    fn class(&self, m: Material) -> Option<&ClassSlot> {
+        let &i = self.class_index.get(m.slot())?;
+        self.classes.get(usize::from(i))
     }
 
     /// The directory.
@@ -130,7 +158,7 @@ impl Egdb {
 
     /// Opens (once) and returns the file of a class; `None` if absent or bad.
     pub fn table(&self, material: Material) -> Option<&TableFile> {
-        let slot = self.classes[material.slot()].as_ref()?;
+        let slot = self.class(material)?;
         if slot.broken.load(Ordering::Relaxed) {
             return None;
         }
@@ -153,7 +181,7 @@ impl Egdb {
         if m.white_men + m.white_kings == 0 {
             return Some(Outcome::Loss(0));
         }
-        let slot = self.classes[m.slot()].as_ref()?;
+        let slot = self.class(m)?;
         let file = self.table(m)?;
         let index = file.index.index(&c) as usize;
         let size = file.block_positions;
