@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets one after another (never two at once), each for RUNS
 # executions (default 10 million) or SECS seconds if set, niced (NICE, default 15),
-# growing a work corpus seeded from fuzz/corpus/<target>. Needs nightly Rust and
+# growing a work corpus seeded from fuzz/corpus/<target>. An input running longer than
+# TIMEOUT seconds (default 10) is a failure; raise it to pause a fuzzer (kill -STOP) for
+# longer than that without a false timeout. Needs nightly Rust and
 # cargo-fuzz (cargo install cargo-fuzz).
 #
 #   scripts/fuzz.sh                    # every target, 10 million runs each
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-10000000}
 WORK=${WORK:-/tmp/damiera-fuzz}
 NICE=${NICE:-15}
+TIMEOUT=${TIMEOUT:-10}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(position pdn hub_session egdb weights web_api)
@@ -28,7 +31,7 @@ cargo +nightly fuzz build --sanitizer none
 export GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.mmap_threshold=4194304:glibc.malloc.trim_threshold=67108864}
 for t in "${targets[@]}"; do
     mkdir -p "$WORK/$t"
-    args=(-print_final_stats=1 -timeout=10 -rss_limit_mb=1024)
+    args=(-print_final_stats=1 -timeout="$TIMEOUT" -rss_limit_mb=1024)
     if [ -n "${SECS:-}" ]; then
         args+=(-max_total_time="$SECS")
     else
