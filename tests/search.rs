@@ -185,6 +185,56 @@ fn forced_wins_are_found_and_converted() {
     }
 }
 
+/// A search with `threads` threads from an empty table.
+fn fresh_with_threads(pos: &Position, limits: Limits, threads: usize) -> SearchResult {
+    let control = SearchControl::new();
+    let tt = TranspositionTable::new(16);
+    let ctx = SearchContext {
+        tt: &tt,
+        control: &control,
+        style: Style::FULL,
+        threads,
+        egdb: None,
+        multipv: 1,
+        rules: DrawRules::default(),
+        weights: &damiera::search::eval::embedded_weights(),
+    };
+    search(pos, &[], &limits, &ctx, |_| {})
+}
+
+/// Helper threads put off the moves another thread is searching, to take them last:
+/// each move is still searched, so the wins the one-thread search proves are proven
+/// (a helper one ply ahead may find a quicker one), and every best move is legal.
+#[test]
+fn two_threads_prove_the_same_wins() {
+    for (text, depth) in [
+        ("W:WK22,K23:BK10", 14),
+        ("W:W21,22:B9", 14),
+        ("B:WK18:B12", 14),
+        ("W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4", 12),
+    ] {
+        let pos = Position::parse(text).unwrap();
+        let one = fresh(&pos, Limits::depth(depth));
+        for threads in [2, 3] {
+            let many = fresh_with_threads(&pos, Limits::depth(depth), threads);
+            assert_eq!(many.depth, depth, "{text}, {threads} threads");
+            let best = many.best.expect("a best move");
+            assert!(
+                legal_moves(&pos).contains(&best),
+                "{text}, {threads} threads"
+            );
+            if one.score.abs() > WIN_BOUND {
+                assert!(
+                    many.score.abs() > WIN_BOUND && many.score.signum() == one.score.signum(),
+                    "{text}, {threads} threads: {} against {}",
+                    many.score,
+                    one.score
+                );
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // MultiPV
 // ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 //! transposition table, with Lazy SMP threads. It reports progress through a callback
 //! and never prints.
 
+mod busy;
 pub mod eval;
 pub mod limits;
 pub mod score;
@@ -19,6 +20,7 @@ use crate::board::{Move, Position};
 use crate::egdb::Egdb;
 use crate::game::DrawRules;
 use crate::movegen::legal_moves;
+use busy::BusyPositions;
 use score::{INFINITY, MAX_PLY, is_decisive};
 use worker::Worker;
 
@@ -172,9 +174,31 @@ pub(crate) struct Shared<'a> {
     pub quiet_limit: usize,
     /// The pattern evaluation's weights.
     pub weights: &'a PatternWeights,
+    /// The positions threads are searching, when there are helper threads.
+    pub busy: Option<BusyPositions>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// The shared state of a search that starts now, with a table of the positions being
+    /// searched when there are helper threads.
+    pub(crate) fn new(ctx: &SearchContext<'a>, limits: &Limits) -> Self {
+        Shared {
+            tt: ctx.tt,
+            control: ctx.control,
+            nodes: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
+            start: Instant::now(),
+            clock_origin: AtomicU64::new(0),
+            was_pondering: AtomicBool::new(ctx.control.pondering.load(Ordering::Relaxed)),
+            budget: Budget::from_limits(limits),
+            node_limit: limits.nodes,
+            egdb: ctx.egdb.filter(|db| db.max_pieces() > 0),
+            quiet_limit: ctx.rules.quiet_plies().unwrap_or(usize::MAX),
+            weights: ctx.weights,
+            busy: (ctx.threads > 1).then(BusyPositions::new),
+        }
+    }
+
     /// Whether any thread should stop now: stop flag, node limit, or hard time limit.
     pub(crate) fn should_stop(&self) -> bool {
         if self.control.stop.load(Ordering::Relaxed) || self.finished.load(Ordering::Relaxed) {
@@ -248,13 +272,10 @@ pub fn search(
 ) -> SearchResult {
     let SearchContext {
         tt,
-        control,
         style,
         threads,
-        egdb,
         multipv,
-        rules,
-        weights,
+        ..
     } = *ctx;
     let root_moves = legal_moves(pos).to_vec();
     let mut result = SearchResult {
@@ -271,21 +292,7 @@ pub fn search(
         return result;
     }
     tt.new_search();
-    let pondering = control.pondering.load(Ordering::Relaxed);
-    let shared = Shared {
-        tt,
-        control,
-        nodes: AtomicU64::new(0),
-        finished: AtomicBool::new(false),
-        start: Instant::now(),
-        clock_origin: AtomicU64::new(0),
-        was_pondering: AtomicBool::new(pondering),
-        budget: Budget::from_limits(limits),
-        node_limit: limits.nodes,
-        egdb: egdb.filter(|db| db.max_pieces() > 0),
-        quiet_limit: rules.quiet_plies().unwrap_or(usize::MAX),
-        weights,
-    };
+    let shared = Shared::new(ctx, limits);
     let forced = root_moves.len() == 1 && limits.reply_forced_at_once();
     // In analysis a forced root is searched one ply deeper, as forced moves are inside
     // the tree: its score is then that of the position after its move at the same depth.

@@ -39,6 +39,10 @@ const FUTILITY_DEPTH: i32 = 3;
 /// The margin of reverse futility pruning, hundredths of a man per ply.
 const FUTILITY_MARGIN: i32 = 50;
 
+/// With helper threads, a node this many plies from the horizon or more puts off the
+/// moves (all but the first) that another thread is searching, to search them last.
+const DEFER_DEPTH: i32 = 3;
+
 /// Nodes between checks of the stop flag and the clock.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -57,6 +61,9 @@ pub(crate) struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// Move ordering scores with move list indices, one row per ply.
     order: Box<[[(i32, u8); MAX_MOVES]; MAX_PLY + 1]>,
+    /// Moves put off because another thread is searching them, one row per ply: the
+    /// move's rank in the ordering and its move list index.
+    deferred: Box<[[(u8, u8); MAX_MOVES]; MAX_PLY + 1]>,
     /// Highest ply reached in this iteration; sum of leaf plies for mean depth.
     pub leaf_ply_sum: u64,
     pub leaf_count: u64,
@@ -85,6 +92,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             order: Box::new([[(0, 0); MAX_MOVES]; MAX_PLY + 1]),
+            deferred: Box::new([[(0, 0); MAX_MOVES]; MAX_PLY + 1]),
             leaf_ply_sum: 0,
             leaf_count: 0,
             stopped: false,
@@ -298,10 +306,32 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_index = None;
-        for n in 0..moves.len() {
-            let index = self.pick(ply, n, moves.len());
+        // Moves another thread is busy with are searched after the others (only with
+        // helper threads: one thread alone searches in the plain order).
+        let busy = self.shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
+        let (mut picked, mut deferred, mut taken_back) = (0, 0, 0);
+        loop {
+            let (n, index, second_pass) = if picked < moves.len() {
+                picked += 1;
+                (picked - 1, self.pick(ply, picked - 1, moves.len()), false)
+            } else if taken_back < deferred {
+                let (n, index) = self.deferred[ply][taken_back];
+                taken_back += 1;
+                (n as usize, index as usize, true)
+            } else {
+                break;
+            };
             let mv = moves[index];
             let child = pos.play(mv);
+            let child_key = busy.map(|_| child.key());
+            if let (Some(busy), Some(child_key)) = (busy, child_key) {
+                if n > 0 && !second_pass && busy.contains(child_key) {
+                    self.deferred[ply][deferred] = (n as u8, index as u8);
+                    deferred += 1;
+                    continue;
+                }
+                busy.mark(child_key);
+            }
             let quiet = !mv.is_capture();
             let child_run = next_run(pos, mv, run);
             let score = if n == 0 || !self.style.pvs {
@@ -350,6 +380,9 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
+            if let (Some(busy), Some(child_key)) = (busy, child_key) {
+                busy.clear(child_key);
+            }
             if self.stopped {
                 self.keys.pop();
                 return 0;
@@ -540,5 +573,77 @@ impl<'a> Worker<'a> {
         }
         order.swap(n, best);
         order[n].1 as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::DrawRules;
+    use crate::movegen::legal_moves;
+    use crate::search::eval::embedded_weights;
+    use crate::search::{Limits, SearchContext, SearchControl, Style};
+
+    /// Plain alpha-beta (no table, no reductions, no ordering): its root value does not
+    /// depend on the order of the moves. The positions in `busy` are marked as being
+    /// searched by another thread, as if there were two.
+    fn plain_value(text: &str, depth: i32, busy: &[u64]) -> i32 {
+        let pos = Position::parse(text).unwrap();
+        let (tt, control, weights) = (
+            TranspositionTable::new(1),
+            SearchControl::new(),
+            embedded_weights(),
+        );
+        let ctx = SearchContext {
+            tt: &tt,
+            control: &control,
+            style: Style::BASELINE,
+            threads: 2,
+            egdb: None,
+            multipv: 1,
+            rules: DrawRules::default(),
+            weights: &weights,
+        };
+        let shared = Shared::new(&ctx, &Limits::depth(depth as u32));
+        let marks = shared.busy.as_ref().unwrap();
+        busy.iter().for_each(|&key| marks.mark(key));
+        let mut worker = Worker::new(&shared, Style::BASELINE, &[]);
+        let mut moves = legal_moves(&pos).to_vec();
+        worker.root(&pos, &mut moves, depth, -INFINITY, INFINITY)
+    }
+
+    /// The keys of the positions two plies after `text`.
+    fn grandchildren(text: &str) -> Vec<u64> {
+        let pos = Position::parse(text).unwrap();
+        let children = legal_moves(&pos)
+            .iter()
+            .map(|&mv| pos.play(mv))
+            .collect::<Vec<_>>();
+        children
+            .iter()
+            .flat_map(|child| {
+                legal_moves(child)
+                    .iter()
+                    .map(|&mv| child.play(mv).key())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn moves_put_off_are_searched_last_not_dropped() {
+        for text in [
+            "W:W21-32:B1-12",
+            "B:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
+            "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
+        ] {
+            // Every move but the first of each node one ply below the root is put off.
+            let busy = grandchildren(text);
+            assert_eq!(
+                plain_value(text, 5, &busy),
+                plain_value(text, 5, &[]),
+                "{text}"
+            );
+        }
     }
 }
