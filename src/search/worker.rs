@@ -323,14 +323,13 @@ impl<'a> Worker<'a> {
             };
             let mv = moves[index];
             let child = pos.play(mv);
-            let child_key = busy.map(|_| child.key());
-            if let (Some(busy), Some(child_key)) = (busy, child_key) {
-                if n > 0 && !second_pass && busy.contains(child_key) {
+            if let Some(busy) = busy {
+                if n > 0 && !second_pass && busy.contains(child.key()) {
                     self.deferred[ply][deferred] = (n as u8, index as u8);
                     deferred += 1;
                     continue;
                 }
-                busy.mark(child_key);
+                busy.mark(child.key());
             }
             let quiet = !mv.is_capture();
             let child_run = next_run(pos, mv, run);
@@ -380,8 +379,8 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            if let (Some(busy), Some(child_key)) = (busy, child_key) {
-                busy.clear(child_key);
+            if let Some(busy) = busy {
+                busy.clear(child.key());
             }
             if self.stopped {
                 self.keys.pop();
