@@ -224,6 +224,11 @@ pub fn merge(files: &[(String, ResultsFile)], allow_missing: bool) -> Result<Mer
             .ok_or_else(|| format!("game {}: unknown result {:?}", g.game + 1, g.result))?;
         report.add_game(g.game, outcome, &g.termination, sprt.as_ref());
     }
+    if let (Some(test), [(_, file)]) = (&sprt, files)
+        && file.stopped_by_sprt
+    {
+        report.settle_stopped(test);
+    }
     Ok(Merged {
         run: first.run.clone(),
         report,
@@ -266,6 +271,7 @@ pub fn slice_games(games: usize, shard: Shard) -> std::ops::Range<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matchrun::stats::SprtStatus;
 
     fn key() -> RunKey {
         let engine = |n: &str| EngineKey {
@@ -347,6 +353,47 @@ mod tests {
         assert_eq!(merged.report.terminations, whole.report.terminations);
         assert_eq!(merged.report.penta.counts, [0, 0, 2, 1, 0]);
         assert_eq!(merged.slices, (3, 3));
+    }
+
+    #[test]
+    fn a_run_the_sprt_stopped_keeps_its_decision_in_the_merge() {
+        // Game order: two won pairs, then lost-drawn pairs up to just before the lower
+        // bound. Finishing order had crossed it (the run stopped); game order never does.
+        let test = key().sprt().unwrap();
+        let mut results = vec!["win"; 4];
+        let mut report = MatchReport::default();
+        for (i, r) in results.iter().enumerate() {
+            report.add_game(i, outcome_of(r).unwrap(), "t", Some(&test));
+        }
+        loop {
+            let mut next = report.clone();
+            let n = results.len();
+            next.add_game(n, GameOutcome::Loss, "t", Some(&test));
+            next.add_game(n + 1, GameOutcome::Draw, "t", Some(&test));
+            if next.is_decided() {
+                break;
+            }
+            (report, results) = (next, [results, vec!["loss", "draw"]].concat());
+        }
+        let mut file = slice(1, 1, &[]);
+        file.games = (0..results.len())
+            .map(|game| GameResult {
+                game,
+                opening: String::new(),
+                a_white: game % 2 == 0,
+                result: results[game].to_string(),
+                termination: "t".into(),
+            })
+            .collect();
+        let status = |stopped| {
+            let mut f = file.clone();
+            // Stopped: before its last game; not stopped: all of it.
+            f.run.games = results.len() + if stopped { 100 } else { 0 };
+            f.stopped_by_sprt = stopped;
+            merge(&named(vec![f]), false).map(|m| m.report.status)
+        };
+        assert_eq!(status(true), Ok(Some(SprtStatus::AcceptH0)));
+        assert_eq!(status(false), Ok(Some(SprtStatus::Continue)));
     }
 
     #[test]

@@ -110,10 +110,37 @@ impl MatchReport {
         if let Some(test) = sprt {
             let llr = test.llr_pentanomial(&self.penta);
             self.llr = Some(llr);
-            self.status = Some(if self.penta.pairs() < MIN_SPRT_PAIRS {
-                SprtStatus::Continue
+            // A sequential test decides once: the games still being played when it
+            // stops the run count in the totals but do not undo the decision.
+            if !self.is_decided() {
+                self.status = Some(if self.penta.pairs() < MIN_SPRT_PAIRS {
+                    SprtStatus::Continue
+                } else {
+                    test.status(llr)
+                });
+            }
+        }
+    }
+
+    /// Whether the SPRT has accepted one of its hypotheses.
+    pub fn is_decided(&self) -> bool {
+        matches!(
+            self.status,
+            Some(SprtStatus::AcceptH0 | SprtStatus::AcceptH1)
+        )
+    }
+
+    /// For a run the SPRT stopped whose games, added in another order than they
+    /// finished in, never crossed a bound: the decision is the bound the ratio ended
+    /// nearer (the games played after the crossing move it by a pair or two, never
+    /// across the whole interval).
+    pub fn settle_stopped(&mut self, test: &Sprt) {
+        if let (false, Some(llr)) = (self.is_decided(), self.llr) {
+            let middle = (test.lower_bound() + test.upper_bound()) / 2.0;
+            self.status = Some(if llr < middle {
+                SprtStatus::AcceptH0
             } else {
-                test.status(llr)
+                SprtStatus::AcceptH1
             });
         }
     }
@@ -381,6 +408,50 @@ mod tests {
         assert_eq!(report.penta.counts, [0, 0, 0, 0, MIN_SPRT_PAIRS]);
         assert_eq!(report.status, Some(SprtStatus::AcceptH1));
         assert_eq!(report.terminations.get("t"), Some(&(2 * MIN_SPRT_PAIRS)));
+    }
+
+    #[test]
+    fn sprt_decision_stands_after_games_in_progress() {
+        use crate::matchrun::stats::GameOutcome;
+        let test = Sprt::new(0.0, 10.0, 0.05, 0.05).ok();
+        let mut report = MatchReport::default();
+        let mut index = 0;
+        let mut add = |report: &mut MatchReport, outcome| {
+            let rec = GameRecord {
+                job: Job {
+                    index,
+                    round: 1,
+                    opening: Position::start(),
+                    a_is_white: index.is_multiple_of(2),
+                },
+                outcome,
+                termination: "t".into(),
+                pdn: Default::default(),
+            };
+            index += 1;
+            report.add(&rec, test.as_ref());
+        };
+        while !report.is_decided() {
+            add(&mut report, GameOutcome::Loss);
+            add(&mut report, GameOutcome::Draw);
+        }
+        assert_eq!(report.status, Some(SprtStatus::AcceptH0));
+        let at_decision = report.llr;
+        // The games still being played when the test stopped the run: two won pairs
+        // bring the ratio back inside the bounds, the decision stays.
+        for _ in 0..2 {
+            add(&mut report, GameOutcome::Win);
+            add(&mut report, GameOutcome::Win);
+        }
+        let (llr, lower) = (
+            report.llr.unwrap_or(0.0),
+            test.map_or(0.0, |t| t.lower_bound()),
+        );
+        assert!(
+            llr > lower,
+            "{at_decision:?} -> {llr} should be back inside"
+        );
+        assert_eq!(report.status, Some(SprtStatus::AcceptH0));
     }
 
     #[test]
