@@ -382,23 +382,28 @@ mod tests {
         assert_eq!((j0.round, j14.round), (1, 2));
     }
 
+    /// Game `index` of round 1 from the start position, ended for reason `t`.
+    fn game_record(index: usize, outcome: crate::matchrun::stats::GameOutcome) -> GameRecord {
+        GameRecord {
+            job: Job {
+                index,
+                round: 1,
+                opening: Position::start(),
+                a_is_white: index.is_multiple_of(2),
+            },
+            outcome,
+            termination: "t".into(),
+            pdn: Default::default(),
+        }
+    }
+
     #[test]
     fn sprt_waits_for_enough_pairs() {
         use crate::matchrun::stats::GameOutcome;
         let test = Sprt::new(0.0, 10.0, 0.05, 0.05).ok();
         let mut report = MatchReport::default();
         for index in 0..(2 * MIN_SPRT_PAIRS as usize) {
-            let rec = GameRecord {
-                job: Job {
-                    index,
-                    round: 1,
-                    opening: Position::start(),
-                    a_is_white: index.is_multiple_of(2),
-                },
-                outcome: GameOutcome::Win,
-                termination: "t".into(),
-                pdn: Default::default(),
-            };
+            let rec = game_record(index, GameOutcome::Win);
             assert_eq!(
                 report.status.or(Some(SprtStatus::Continue)),
                 Some(SprtStatus::Continue)
@@ -417,19 +422,8 @@ mod tests {
         let mut report = MatchReport::default();
         let mut index = 0;
         let mut add = |report: &mut MatchReport, outcome| {
-            let rec = GameRecord {
-                job: Job {
-                    index,
-                    round: 1,
-                    opening: Position::start(),
-                    a_is_white: index.is_multiple_of(2),
-                },
-                outcome,
-                termination: "t".into(),
-                pdn: Default::default(),
-            };
+            report.add(&game_record(index, outcome), test.as_ref());
             index += 1;
-            report.add(&rec, test.as_ref());
         };
         while !report.is_decided() {
             add(&mut report, GameOutcome::Loss);
