@@ -1,10 +1,11 @@
 //! Property tests of the rules core over random games: the incremental Zobrist key equals
 //! a full recompute, board invariants hold after every move, and every position and move
-//! survives print → parse. Also: position and move parsers never panic on any text.
+//! survives print → parse, and the quick tests for a capture or a quiet move agree with
+//! the move list. Also: position and move parsers never panic on any text.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use damiera::board::Position;
-use damiera::movegen::{hub_text, legal_moves, parse_move, path_text};
+use damiera::movegen::{has_capture, has_quiet_move, hub_text, legal_moves, parse_move, path_text};
 use proptest::prelude::*;
 
 /// Plays a random game from `start`, choosing moves by `choices`, calling `check` on
@@ -44,6 +45,17 @@ proptest! {
     }
 
     #[test]
+    fn quick_move_tests_agree_with_the_move_list(start in starts(), choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        random_game(start, &choices, |pos| {
+            let moves = legal_moves(pos);
+            assert_eq!(has_capture(pos), moves.iter().any(|m| m.is_capture()), "{}", pos.to_fen());
+            if !has_capture(pos) {
+                assert_eq!(has_quiet_move(pos), !moves.is_empty(), "{}", pos.to_fen());
+            }
+        });
+    }
+
+    #[test]
     fn positions_survive_print_and_parse(start in starts(), choices in prop::collection::vec(any::<u16>(), 0..200)) {
         random_game(start, &choices, |pos| {
             assert_eq!(Position::parse(&pos.to_fen()), Ok(*pos));
@@ -78,4 +90,14 @@ proptest! {
         let pos = Position::start();
         let _ = parse_move(&pos, &text);
     }
+}
+
+#[test]
+fn a_blocked_side_has_no_quiet_move() {
+    // The white man on 32 can only step to 28, where a black king stands (men never
+    // capture kings); a second man on 27 has somewhere to go.
+    let blocked = Position::parse("W:W32:BK28").unwrap();
+    assert!(!has_capture(&blocked) && !has_quiet_move(&blocked));
+    let free = Position::parse("W:W32,27:BK28").unwrap();
+    assert!(!has_capture(&free) && has_quiet_move(&free));
 }

@@ -63,10 +63,21 @@ fn fill<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
 }
 
 /// Whether the side to move must capture.
+#[inline]
 pub fn has_capture(pos: &Position) -> bool {
     match pos.side_to_move() {
         Color::White => capture::capturers::<true>(pos) != 0,
         Color::Black => capture::capturers::<false>(pos) != 0,
+    }
+}
+
+/// Whether the side to move has a quiet move (a step of a man or king to an empty
+/// square), whether or not a capture is compulsory instead.
+#[inline]
+pub fn has_quiet_move(pos: &Position) -> bool {
+    match pos.side_to_move() {
+        Color::White => quiet::count::<true>(pos) != 0,
+        Color::Black => quiet::count::<false>(pos) != 0,
     }
 }
 

@@ -35,9 +35,19 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// The slots one key may use: one 64-byte cache line, so a probe reads one line.
+#[repr(C, align(64))]
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket(std::array::from_fn(|_| Slot::empty()))
+    }
+}
+
 /// A fixed-size table; never grows.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     bucket_mask: usize,
     generation: AtomicU64,
 }
@@ -76,12 +86,11 @@ impl Slot {
     }
 }
 
-/// Slots of a table of about `mib` MiB: a power of two of buckets, at least one.
-fn slot_count(mib: usize) -> usize {
+/// Buckets of a table of about `mib` MiB: a power of two, at least one.
+fn bucket_count(mib: usize) -> usize {
     let bytes = mib.max(1).saturating_mul(1024 * 1024);
-    let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-    let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-    buckets * ENTRIES_PER_BUCKET
+    let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+    1usize << (usize::BITS - 1 - buckets.leading_zeros())
 }
 
 fn generation_of(data: u64) -> u64 {
@@ -92,8 +101,11 @@ impl TranspositionTable {
     /// A table of about `mib` MiB (at least one bucket). For a size a user chose, use
     /// [`TranspositionTable::try_new`]: this one aborts when the memory is not there.
     pub fn new(mib: usize) -> Self {
-        let slots = (0..slot_count(mib)).map(|_| Slot::empty()).collect();
-        Self::with_slots(slots)
+        let count = bucket_count(mib);
+        let mut buckets = Vec::with_capacity(count);
+        crate::memory::advise_huge_pages(buckets.spare_capacity_mut());
+        buckets.resize_with(count, Bucket::empty);
+        Self::with_buckets(buckets)
     }
 
     /// A table of about `mib` MiB, or an error when that much memory cannot be reserved
@@ -103,30 +115,30 @@ impl TranspositionTable {
         if mib.checked_mul(1 << 20).is_none() {
             return Err(refused());
         }
-        let count = slot_count(mib);
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(count).map_err(|_| refused())?;
-        slots.resize_with(count, Slot::empty);
-        Ok(Self::with_slots(slots))
+        let count = bucket_count(mib);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| refused())?;
+        crate::memory::advise_huge_pages(buckets.spare_capacity_mut());
+        buckets.resize_with(count, Bucket::empty);
+        Ok(Self::with_buckets(buckets))
     }
 
-    fn with_slots(slots: Vec<Slot>) -> Self {
-        let buckets = slots.len() / ENTRIES_PER_BUCKET;
+    fn with_buckets(buckets: Vec<Bucket>) -> Self {
         TranspositionTable {
-            slots,
-            bucket_mask: buckets - 1,
+            bucket_mask: buckets.len() - 1,
+            buckets,
             generation: AtomicU64::new(0),
         }
     }
 
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.slots.len() * 16
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Forgets everything (for `new-game`, and so fixed-depth searches repeat exactly).
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.buckets.iter().flat_map(|b| &b.0) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -138,9 +150,14 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let start = (key as usize & self.bucket_mask) * ENTRIES_PER_BUCKET;
-        &self.slots[start..start + ENTRIES_PER_BUCKET]
+    fn bucket(&self, key: u64) -> &[Slot; ENTRIES_PER_BUCKET] {
+        &self.buckets[key as usize & self.bucket_mask].0
+    }
+
+    /// Starts loading `key`'s bucket into the cache, for a probe or store soon after.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// The entry for `key`, if stored.
@@ -194,9 +211,11 @@ impl TranspositionTable {
     /// Per mille of sampled slots used by the current search.
     pub fn hashfull(&self) -> usize {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
-        let sample = self.slots.len().min(1000);
-        self.slots[..sample]
+        let sample = (self.buckets.len() * ENTRIES_PER_BUCKET).min(1000);
+        self.buckets
             .iter()
+            .flat_map(|b| &b.0)
+            .take(sample)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && generation_of(d) == generation

@@ -11,7 +11,8 @@ use super::{Shared, Style};
 use crate::board::{Move, Position};
 use crate::egdb::Outcome;
 use crate::movegen::{
-    MAX_MOVES, MoveList, generate_into, is_irreversible, is_lost, opponent_threatens,
+    MAX_MOVES, MoveList, generate_into, has_capture, has_quiet_move, is_irreversible, is_lost,
+    opponent_threatens,
 };
 
 /// The reversible run after `mv`: one more after a king's quiet move, else zero.
@@ -242,6 +243,9 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let key = pos.key();
+        if self.style.tt {
+            self.shared.tt.prefetch(key);
+        }
         if self.is_repetition(key, run) || self.is_move_limit_draw(pos, run) {
             return 0;
         }
@@ -446,12 +450,11 @@ impl<'a> Worker<'a> {
         if let Some(score) = self.probe_database(pos, ply, run) {
             return score;
         }
-        let mut moves = MoveList::new();
-        generate_into(pos, &mut moves);
-        if moves.is_empty() {
+        // Most nodes here are quiet leaves: they are told apart without listing moves.
+        let quiet = !has_capture(pos);
+        if quiet && !has_quiet_move(pos) {
             return -(WIN - ply as i32);
         }
-        let quiet = !moves[0].is_capture();
         if ply >= MAX_PLY
             || (quiet && !(may_extend && self.style.threats && opponent_threatens(pos)))
         {
@@ -459,6 +462,8 @@ impl<'a> Worker<'a> {
             self.leaf_count += 1;
             return evaluate(pos, self.style.eval, self.shared.weights);
         }
+        let mut moves = MoveList::new();
+        generate_into(pos, &mut moves);
         let may_extend = may_extend && !quiet;
         let mut best = -INFINITY;
         for &mv in moves.iter() {
