@@ -25,8 +25,9 @@ pub struct TrainArgs {
     /// Passes over the training set.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub epochs: u32,
-    /// Weight of the game result in the target, 0..1; the rest is the search score.
-    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+    /// Weight of the game result in the target, 0..1; the rest is the search score
+    /// (0.5 beat 1.0 by +22 Elo in an SPRT; 0.25 was no better than 0.5).
+    #[arg(long, default_value_t = 0.5, value_parser = unit_interval)]
     pub lambda: f64,
     /// Share of games held out for validation, 0..1.
     #[arg(long, default_value_t = 0.1, value_parser = unit_interval)]
