@@ -96,13 +96,10 @@ fn play_now_returns_at_once() {
         median(&ms),
         ms[ms.len() - 1]
     );
-    // The search is asked for 1000 s: returning at all shows playnow was seen. The
-    // 50 ms target is checked on the median (a scheduler hiccup on a loaded machine
-    // must not fail the run); every call must still be back within 2 s.
-    assert!(
-        ms[0] > 0.0,
-        "a search of 1000 s returned before playnow: {ms:?}"
-    );
+    // The search is asked for 1000 s: returning at all shows playnow was seen (a search
+    // that ends before it must have proven its result: check_play_now). The 50 ms target
+    // is checked on the median (a scheduler hiccup on a loaded machine must not fail the
+    // run); every call must still be back within 2 s.
     assert!(median(&ms) < 50.0, "median {}", median(&ms));
     assert!(ms[ms.len() - 1] < 2000.0, "{ms:?}");
     h.quit();

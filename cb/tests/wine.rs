@@ -52,10 +52,7 @@ fn released_dll_under_wine_answers_by_the_rules() {
         median(&ms),
         ms[ms.len() - 1]
     );
-    assert!(
-        ms[0] > 0.0 && median(&ms) < 50.0 && ms[ms.len() - 1] < 2000.0,
-        "{ms:?}"
-    );
+    assert!(median(&ms) < 50.0 && ms[ms.len() - 1] < 2000.0, "{ms:?}");
     let got = h.abuse();
     assert_eq!(got.len(), 15);
     assert_eq!(h.command("get gametype"), (1, "22".to_string()));

@@ -636,14 +636,30 @@ pub fn open_positions(count: usize, seed: u64) -> Vec<Position> {
 }
 
 /// A getmove with `*playnow` set during a long search returns at once; the latencies
-/// in ms (each checked to return a legal move).
+/// in ms (each checked to return a legal move). A search may also end on its own before
+/// `*playnow` (a negative latency), but only with a proven win or loss (a proven result
+/// needs no deeper search); such positions are left out of the latencies.
 pub fn check_play_now(h: &mut Harness, positions: &[Position]) -> Vec<f64> {
     let mut latencies = Vec::new();
     for (i, pos) in positions.iter().enumerate() {
         let (r, ms) = h.play_now(pos, 40 + 10 * (i as u32 % 8));
         check_move(pos, &r).unwrap_or_else(|e| panic!("playnow {i}: {e}"));
+        if ms <= 0.0 {
+            assert!(
+                r.ret == CB_WIN || r.ret == CB_LOSS,
+                "playnow {i}: a search of 1000 s returned {ms} ms before playnow without a \
+                 proven result ({}): {}",
+                r.ret,
+                r.status
+            );
+            continue;
+        }
         latencies.push(ms);
     }
+    assert!(
+        latencies.len() * 2 >= positions.len(),
+        "most searches must be stopped by playnow: {latencies:?}"
+    );
     latencies.sort_by(f64::total_cmp);
     latencies
 }
