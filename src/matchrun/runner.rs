@@ -382,7 +382,7 @@ mod tests {
         assert_eq!((j0.round, j14.round), (1, 2));
     }
 
-    /// Game `index` of round 1 from the start position, ended for reason `t`.
+    /// Game `index` of round 1 from the start position with `outcome`.
     fn game_record(index: usize, outcome: crate::matchrun::stats::GameOutcome) -> GameRecord {
         GameRecord {
             job: Job {

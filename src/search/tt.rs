@@ -102,10 +102,7 @@ impl TranspositionTable {
     /// [`TranspositionTable::try_new`]: this one aborts when the memory is not there.
     pub fn new(mib: usize) -> Self {
         let count = bucket_count(mib);
-        let mut buckets = Vec::with_capacity(count);
-        crate::memory::advise_huge_pages(buckets.spare_capacity_mut());
-        buckets.resize_with(count, Bucket::empty);
-        Self::with_buckets(buckets)
+        Self::filled(Vec::with_capacity(count), count)
     }
 
     /// A table of about `mib` MiB, or an error when that much memory cannot be reserved
@@ -118,12 +115,14 @@ impl TranspositionTable {
         let count = bucket_count(mib);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count).map_err(|_| refused())?;
-        crate::memory::advise_huge_pages(buckets.spare_capacity_mut());
-        buckets.resize_with(count, Bucket::empty);
-        Ok(Self::with_buckets(buckets))
+        Ok(Self::filled(buckets, count))
     }
 
-    fn with_buckets(buckets: Vec<Bucket>) -> Self {
+    /// The table of `count` empty buckets in `buckets`, which has room for them: its
+    /// memory is advised huge pages before the first write.
+    fn filled(mut buckets: Vec<Bucket>, count: usize) -> Self {
+        crate::memory::advise_huge_pages(buckets.spare_capacity_mut());
+        buckets.resize_with(count, Bucket::empty);
         TranspositionTable {
             bucket_mask: buckets.len() - 1,
             buckets,
