@@ -343,6 +343,7 @@ fn search_with(
         multipv: 1,
         rules: DrawRules::default(),
         weights: &damiera::search::eval::embedded_weights(),
+        contempt: 0,
     };
     search(pos, history, &Limits::nodes(nodes), &ctx, |_| {})
 }
@@ -366,6 +367,7 @@ fn search_under(
         multipv: 1,
         rules,
         weights: &damiera::search::eval::embedded_weights(),
+        contempt: 0,
     };
     search(pos, history, &Limits::depth(depth), &ctx, |_| {})
 }

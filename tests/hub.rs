@@ -292,7 +292,7 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 9, "{params:?}");
+    assert_eq!(params.len(), 10, "{params:?}");
     assert!(params.contains(
         &"param name=style value=full type=enum values=\"full hce baseline\"".to_string()
     ));

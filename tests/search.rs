@@ -34,6 +34,18 @@ fn run_under(
     multipv: usize,
     rules: DrawRules,
 ) -> SearchResult {
+    run_with_contempt(pos, history, limits, tt, multipv, rules, 0)
+}
+
+fn run_with_contempt(
+    pos: &Position,
+    history: &[u64],
+    limits: Limits,
+    tt: &TranspositionTable,
+    multipv: usize,
+    rules: DrawRules,
+    contempt: i32,
+) -> SearchResult {
     let control = SearchControl::new();
     let ctx = SearchContext {
         tt,
@@ -44,6 +56,7 @@ fn run_under(
         multipv,
         rules,
         weights: &damiera::search::eval::embedded_weights(),
+        contempt,
     };
     search(pos, history, &limits, &ctx, |_| {})
 }
@@ -198,6 +211,7 @@ fn fresh_with_threads(pos: &Position, limits: Limits, threads: usize) -> SearchR
         multipv: 1,
         rules: DrawRules::default(),
         weights: &damiera::search::eval::embedded_weights(),
+        contempt: 0,
     };
     search(pos, &[], &limits, &ctx, |_| {})
 }
@@ -339,6 +353,7 @@ fn multipv_reports_every_line_of_every_iteration() {
         rules: DrawRules::default(),
         egdb: None,
         weights: &damiera::search::eval::embedded_weights(),
+        contempt: 0,
     };
     let mut seen = Vec::new();
     let r = search(&pos, &[], &Limits::depth(5), &ctx, |info| {
@@ -395,6 +410,38 @@ fn the_move_limit_draws_a_won_king_ending() {
     let early = run_under(&pos, &[], Limits::depth(8), &tt, 1, DrawRules::default());
     let tt = TranspositionTable::new(16);
     assert_eq!(early, run_under(&pos, &[], Limits::depth(8), &tt, 1, off));
+}
+
+#[test]
+fn contempt_prices_every_draw_for_the_root_side_in_play_only() {
+    let contempt = |pos: &Position, history: &[u64], limits: Limits, c: i32| {
+        let tt = TranspositionTable::new(16);
+        run_with_contempt(pos, history, limits, &tt, 1, DrawRules::default(), c)
+    };
+    // A draw one ply down (the opponent to move): Black, lost, still takes the repetition,
+    // now scored as a draw costing it the contempt.
+    let root = Position::parse("B:WK22,K23:BK10").unwrap();
+    let escape = legal_moves(&root)[0];
+    let history = [root.play(escape).key()];
+    let played = contempt(&root, &history, Limits::depth(8), 25);
+    assert_eq!((played.best, played.score), (Some(escape), -25));
+    let negative = contempt(&root, &history, Limits::depth(8), -25);
+    assert_eq!((negative.best, negative.score), (Some(escape), 25));
+    // Analysis scores draws 0 whatever the contempt.
+    let analysis = Limits {
+        analysis: true,
+        ..Limits::depth(8)
+    };
+    assert_eq!(contempt(&root, &history, analysis, 25).score, 0);
+    let infinite = Limits {
+        infinite: true,
+        ..Limits::depth(8)
+    };
+    assert_eq!(contempt(&root, &history, infinite, 25).score, 0);
+    // Draws two plies down (the root side to move): the move limit of a won king ending.
+    let pos = Position::parse("W:WK18,K22,K23:BK3").unwrap();
+    let limited = contempt(&pos, &reversible_run(78), Limits::depth(8), 25);
+    assert_eq!(limited.score, -25);
 }
 
 #[test]

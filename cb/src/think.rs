@@ -165,6 +165,7 @@ pub fn think(searcher: &Searcher, request: Request) -> Result<SearchResult, Stri
             multipv,
             rules: DrawRules::default(),
             weights: &weights,
+            contempt: damiera::engine::CONTEMPT,
         };
         let worker = std::thread::Builder::new()
             .name("damiera-search".into())

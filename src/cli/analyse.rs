@@ -254,6 +254,7 @@ fn analyse_all(
         multipv: args.multipv as usize,
         rules: rules(args),
         weights: tools.weights,
+        contempt: 0,
     };
     let bar = progress(jobs.len());
     let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games];

@@ -31,7 +31,13 @@ pub struct EngineOptions {
     pub multipv: usize,
     /// The draw rules the search plays under (its move limit).
     pub rules: DrawRules,
+    /// Contempt for draws in play, hundredths of a man (see
+    /// [`SearchContext::contempt`]).
+    pub contempt: i32,
 }
+
+/// The default contempt for draws, hundredths of a man.
+pub const CONTEMPT: i32 = 0;
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -41,6 +47,7 @@ impl Default for EngineOptions {
             style: Style::FULL,
             multipv: 1,
             rules: DrawRules::default(),
+            contempt: CONTEMPT,
         }
     }
 }
@@ -251,6 +258,7 @@ fn run_search(
         multipv: options.multipv,
         rules: options.rules,
         weights: tools.weights,
+        contempt: options.contempt,
     };
     let result = search(
         &request.position,

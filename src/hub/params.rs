@@ -16,6 +16,8 @@ pub const TT_MIB: (i64, i64) = (1, 1 << 20);
 const MULTIPV: (i64, i64) = (1, 32);
 /// Smallest and largest `draw-moves` value (0: no move limit).
 const DRAW_MOVES: (i64, i64) = (0, 1000);
+/// Smallest and largest `contempt` value, hundredths of a man.
+const CONTEMPT: (i64, i64) = (-100, 100);
 
 /// The parameter values a GUI can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +40,8 @@ pub struct Params {
     pub draw_moves: u32,
     /// The pattern evaluation's weights and the file they came from.
     pub eval_file: EvalFile,
+    /// Contempt for draws in play, hundredths of a man (a Damiera extension).
+    pub contempt: i32,
 }
 
 impl Default for Params {
@@ -52,6 +56,7 @@ impl Default for Params {
             multipv: options.multipv,
             draw_moves: options.rules.quiet_moves.unwrap_or(0),
             eval_file: EvalFile::embedded(),
+            contempt: options.contempt,
         }
     }
 }
@@ -65,6 +70,7 @@ impl Params {
             style: self.style,
             multipv: self.multipv,
             rules: DrawRules::default().with_quiet_moves(self.draw_moves),
+            contempt: self.contempt,
         }
     }
 
@@ -84,6 +90,7 @@ impl Params {
             declare("multipv", &self.multipv.to_string(), int(MULTIPV)),
             declare("eval-file", self.eval_file.name(), ParamType::String),
             declare("draw-moves", &self.draw_moves.to_string(), int(DRAW_MOVES)),
+            declare("contempt", &self.contempt.to_string(), int(CONTEMPT)),
         ]
     }
 
@@ -100,6 +107,7 @@ impl Params {
             "egdb-path" => self.egdb_path = value.to_string(),
             "multipv" => self.multipv = parse_int(name, value, MULTIPV)?,
             "draw-moves" => self.draw_moves = parse_int(name, value, DRAW_MOVES)? as u32,
+            "contempt" => self.contempt = parse_signed(name, value, CONTEMPT)? as i32,
             "eval-file" => {
                 self.eval_file =
                     EvalFile::load(value).map_err(|e| bad(name, value, &e.to_string()))?
@@ -149,11 +157,19 @@ fn bad(name: &str, value: &str, why: &str) -> String {
     format!("bad value for {name}: '{value}' ({why})")
 }
 
-fn parse_int(name: &str, value: &str, (min, max): (i64, i64)) -> Result<usize, String> {
-    let why = format!("expected an integer {min}..{max}");
+fn parse_int(name: &str, value: &str, range: (i64, i64)) -> Result<usize, String> {
+    let n = parse_signed(name, value, range)?;
+    usize::try_from(n).map_err(|_| bad(name, value, "expected a count"))
+}
+
+fn parse_signed(name: &str, value: &str, (min, max): (i64, i64)) -> Result<i64, String> {
     match value.parse::<i64>() {
-        Ok(n) if (min..=max).contains(&n) => usize::try_from(n).map_err(|_| bad(name, value, &why)),
-        _ => Err(bad(name, value, &why)),
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(bad(
+            name,
+            value,
+            &format!("expected an integer {min}..{max}"),
+        )),
     }
 }
 
@@ -197,6 +213,7 @@ mod tests {
                 "param name=multipv value=1 type=int min=1 max=32",
                 "param name=eval-file value=embedded type=string",
                 "param name=draw-moves value=40 type=int min=0 max=1000",
+                "param name=contempt value=0 type=int min=-100 max=100",
             ]
         );
     }
@@ -211,6 +228,7 @@ mod tests {
         assert!(p.set("variant", "italian").is_ok());
         assert!(p.set("multipv", "32").is_ok());
         assert!(p.set("draw-moves", "0").is_ok());
+        assert!(p.set("contempt", "-100").is_ok());
         let before = p.clone();
         for (name, value) in [
             ("threads", "0"),
@@ -225,6 +243,9 @@ mod tests {
             ("multipv", "33"),
             ("draw-moves", "-1"),
             ("draw-moves", "1001"),
+            ("contempt", "101"),
+            ("contempt", "-101"),
+            ("contempt", "1.5"),
             ("eval-file", "/nonexistent/weights.dmw"),
             ("variant", "brazilian"),
             ("hash", "1"),
@@ -235,5 +256,6 @@ mod tests {
         assert_eq!(p.engine_options().style, Style::BASELINE);
         assert_eq!(p.engine_options().multipv, 32);
         assert_eq!(p.engine_options().rules.quiet_moves, None);
+        assert_eq!(p.engine_options().contempt, -100);
     }
 }

@@ -176,6 +176,9 @@ pub(crate) struct Shared<'a> {
     pub weights: &'a PatternWeights,
     /// The positions threads are searching, when there are helper threads.
     pub busy: Option<BusyPositions>,
+    /// What a draw costs the side to move at the root (see [`SearchContext::contempt`]);
+    /// 0 in analysis.
+    pub contempt: i32,
 }
 
 impl<'a> Shared<'a> {
@@ -196,6 +199,11 @@ impl<'a> Shared<'a> {
             quiet_limit: ctx.rules.quiet_plies().unwrap_or(usize::MAX),
             weights: ctx.weights,
             busy: (ctx.threads > 1).then(BusyPositions::new),
+            contempt: if limits.infinite || limits.analysis {
+                0
+            } else {
+                ctx.contempt
+            },
         }
     }
 
@@ -257,6 +265,11 @@ pub struct SearchContext<'a> {
     /// The pattern evaluation's weights (owned by the engine or tool, see
     /// [`eval::EvalFile`]).
     pub weights: &'a PatternWeights,
+    /// Contempt for draws: what a draw (repetition, move limit, database draw) costs the
+    /// side to move at the root, in score units; the opponent gains as much. Positive
+    /// avoids draws against a weaker opponent. Analysis searches (`infinite` or
+    /// `analysis` limits) score draws 0 whatever this says.
+    pub contempt: i32,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's positions since

@@ -247,7 +247,7 @@ impl<'a> Worker<'a> {
             self.shared.tt.prefetch(key);
         }
         if self.is_repetition(key, run) || self.is_move_limit_draw(pos, run) {
-            return 0;
+            return self.draw_score(ply);
         }
         if let Some(score) = self.probe_database(pos, ply, run) {
             return score;
@@ -445,7 +445,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if self.is_move_limit_draw(pos, run) {
-            return 0;
+            return self.draw_score(ply);
         }
         if let Some(score) = self.probe_database(pos, ply, run) {
             return score;
@@ -485,6 +485,16 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The score of a draw `ply` plies below the root: the root side's contempt.
+    #[inline(always)]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
     /// Whether the move limit draws the node: `run` reached it and the side to move
     /// has a move (having none loses first, as in [`crate::game::Game::verdict`]).
     #[inline(always)]
@@ -514,7 +524,7 @@ impl<'a> Worker<'a> {
         let score = match outcome {
             Outcome::Win(d) => DB_WIN - ply as i32 - d as i32,
             Outcome::Loss(d) => -(DB_WIN - ply as i32 - d as i32),
-            Outcome::Draw => 0,
+            Outcome::Draw => self.draw_score(ply),
         };
         self.leaf_ply_sum += ply as u64;
         self.leaf_count += 1;
@@ -609,6 +619,7 @@ mod tests {
             multipv: 1,
             rules: DrawRules::default(),
             weights: &weights,
+            contempt: 0,
         };
         let shared = Shared::new(&ctx, &Limits::depth(depth as u32));
         let marks = shared.busy.as_ref().unwrap();

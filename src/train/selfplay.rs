@@ -121,6 +121,7 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
         multipv: 1,
         rules: cfg.rules,
         weights: &cfg.weights,
+        contempt: 0,
     };
     let mut record = Game::with_rules(pos, cfg.rules);
     let mut samples = Vec::new();
