@@ -37,8 +37,8 @@ fn handshake_and_ping() {
     let hub = send(&mut s, "hub");
     assert!(hub[0].starts_with("id name=Damiera version="), "{hub:?}");
     assert!(hub[0].ends_with("country=Italy"));
-    assert_eq!(hub.len(), 11);
-    assert_eq!(hub[10], "wait");
+    assert_eq!(hub.len(), 12);
+    assert_eq!(hub[11], "wait");
     assert_eq!(send(&mut s, "init"), ["ready"]);
     assert_eq!(send(&mut s, "ping"), ["pong"]);
     assert!(send(&mut s, "frobnicate").is_empty());
