@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::board::Position;
-use crate::engine::EngineOptions;
+use crate::engine::CONTEMPT;
 use crate::game::DrawRules;
 use crate::search::eval::EvalFile;
 use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
@@ -75,7 +75,7 @@ pub fn run(args: &BenchArgs, eval: &EvalFile, out: &mut impl Write) -> std::io::
             multipv: 1,
             rules: DrawRules::default(),
             weights: eval.weights(),
-            contempt: EngineOptions::default().contempt,
+            contempt: CONTEMPT,
         };
         let r = search(&pos, &[], &Limits::depth(args.depth), &ctx, |_| {});
         let elapsed = t.elapsed();

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::board_view;
 use crate::board::{Color, Move, Position};
-use crate::engine::EngineOptions;
+use crate::engine::CONTEMPT;
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{legal_moves, parse_move, path_text, sort_moves};
 use crate::search::eval::EvalFile;
@@ -473,7 +473,7 @@ impl ConsoleGame {
             multipv: lines,
             rules: self.game.rules(),
             weights: &self.weights,
-            contempt: EngineOptions::default().contempt,
+            contempt: CONTEMPT,
         };
         let history = self.game.history_keys();
         let mut printer = InfoPrinter::new(pos, out);
