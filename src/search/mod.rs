@@ -45,6 +45,10 @@ pub struct Style {
     pub threats: bool,
     /// Reverse futility pruning near the horizon.
     pub futility: bool,
+    /// ProbCut: a shallow search far above beta cuts a non-PV node.
+    pub probcut: bool,
+    /// Singular extensions: a table move far better than the rest is searched deeper.
+    pub singular: bool,
 }
 
 impl Style {
@@ -58,6 +62,8 @@ impl Style {
         aspiration: true,
         threats: true,
         futility: true,
+        probcut: true,
+        singular: true,
     };
     /// Every feature, with the hand-made evaluation.
     pub const HCE: Style = Style {
@@ -74,6 +80,8 @@ impl Style {
         aspiration: false,
         threats: false,
         futility: false,
+        probcut: false,
+        singular: false,
     };
 }
 
