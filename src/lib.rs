@@ -26,6 +26,7 @@
 pub mod board;
 pub mod checks;
 pub mod cli;
+pub mod clock;
 pub mod egdb;
 pub mod engine;
 pub mod game;

@@ -8,10 +8,11 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use damiera::board::{Color, Piece, Position, Square};
+use damiera::clock::Limits;
 use damiera::egdb::{self, Egdb, Outcome};
+use damiera::engine::{EngineOptions, Thinker};
 use damiera::game::{DrawRules, Game, Verdict};
 use damiera::movegen::legal_moves;
-use damiera::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
 
 /// All classes of up to 4 pieces, built once per test run.
 fn built_db() -> &'static Path {
@@ -325,56 +326,48 @@ fn missing_directory_is_an_error_for_the_engine_not_a_crash() {
     assert!(text.contains("ready") && text.contains("pong"), "{text}");
 }
 
-/// One single-threaded search of `nodes` nodes with the given table and databases.
+/// One single-threaded search of `nodes` nodes by `engine` (its table and databases).
 fn search_with(
     pos: &Position,
     history: &[u64],
-    tt: &TranspositionTable,
-    db: Option<&Egdb>,
+    engine: &Thinker,
     nodes: u64,
 ) -> damiera::search::SearchResult {
-    let control = SearchControl::new();
-    let ctx = SearchContext {
-        tt,
-        control: &control,
-        style: Style::FULL,
-        threads: 1,
+    engine.think_position(
+        pos,
+        history,
+        DrawRules::default(),
+        &Limits::nodes(nodes),
+        |_| {},
+    )
+}
+
+/// An engine with a 16 MiB table and `db` as its databases.
+fn with_databases(db: Option<std::sync::Arc<Egdb>>) -> Thinker {
+    Thinker::new(EngineOptions {
+        tt_mib: 16,
         egdb: db,
-        multipv: 1,
-        rules: DrawRules::default(),
-        weights: &damiera::search::eval::embedded_weights(),
-        contempt: 0,
-    };
-    search(pos, history, &Limits::nodes(nodes), &ctx, |_| {})
+        ..EngineOptions::default()
+    })
+    .unwrap()
 }
 
 /// A fixed-depth search under `rules` with a fresh table.
 fn search_under(
     pos: &Position,
     history: &[u64],
-    db: &Egdb,
+    engine: &Thinker,
     depth: u32,
     rules: DrawRules,
 ) -> damiera::search::SearchResult {
-    let tt = TranspositionTable::new(16);
-    let control = SearchControl::new();
-    let ctx = SearchContext {
-        tt: &tt,
-        control: &control,
-        style: Style::FULL,
-        threads: 1,
-        egdb: Some(db),
-        multipv: 1,
-        rules,
-        weights: &damiera::search::eval::embedded_weights(),
-        contempt: 0,
-    };
-    search(pos, history, &Limits::depth(depth), &ctx, |_| {})
+    engine.new_game();
+    engine.think_position(pos, history, rules, &Limits::depth(depth), |_| {})
 }
 
 #[test]
 fn a_database_win_beyond_the_move_limit_is_a_draw() {
-    let db = Egdb::open(built_db(), 16).unwrap();
+    let db = std::sync::Arc::new(Egdb::open(built_db(), 16).unwrap());
+    let engine = with_databases(Some(db.clone()));
     // Two kings against one: a database win, but the last capture is 23 plies away.
     let pos = Position::parse("W:WK18,K22:BK3").unwrap();
     let Some(Outcome::Win(d)) = db.probe(&pos) else {
@@ -384,32 +377,34 @@ fn a_database_win_beyond_the_move_limit_is_a_draw() {
     // 75 reversible plies behind it: the limit comes after 5 more.
     let history: Vec<u64> = (1..=75).collect();
     let off = DrawRules::default().with_quiet_moves(0);
-    let won = search_under(&pos, &history, &db, 8, off);
+    let won = search_under(&pos, &history, &engine, 8, off);
     assert_eq!(
         damiera::search::score::database_plies(won.score),
         Some(d as i32)
     );
-    let limited = search_under(&pos, &history, &db, 8, DrawRules::default());
+    let limited = search_under(&pos, &history, &engine, 8, DrawRules::default());
     assert_eq!(limited.score, 0, "draw-moves 40: the win is out of reach");
     // With the run short enough, the database value stands.
     let history: Vec<u64> = (1..=(80 - d as u64)).collect();
-    let in_time = search_under(&pos, &history, &db, 8, DrawRules::default());
+    let in_time = search_under(&pos, &history, &engine, 8, DrawRules::default());
     assert_eq!(in_time.score, won.score);
 }
 
-fn best_with_db(pos: &Position, db: Option<&Egdb>, nodes: u64) -> damiera::search::SearchResult {
-    search_with(pos, &[], &TranspositionTable::new(16), db, nodes)
+fn best_with_db(pos: &Position, engine: &Thinker, nodes: u64) -> damiera::search::SearchResult {
+    engine.new_game();
+    search_with(pos, &[], engine, nodes)
 }
 
 #[test]
 fn search_reports_database_scores_in_their_band() {
-    let db = Egdb::open(built_db(), 16).unwrap();
+    let db = std::sync::Arc::new(Egdb::open(built_db(), 16).unwrap());
+    let engine = with_databases(Some(db.clone()));
     // Two kings against a king and a man: the databases know the distance.
     let pos = Position::parse("W:WK22,K23:BK10,5").unwrap();
     let Some(Outcome::Win(d)) = db.probe(&pos) else {
         panic!("expected a database win");
     };
-    let r = best_with_db(&pos, Some(&db), 20_000);
+    let r = best_with_db(&pos, &engine, 20_000);
     assert_eq!(
         damiera::search::score::database_plies(r.score),
         Some(d as i32)
@@ -423,16 +418,16 @@ fn search_reports_database_scores_in_their_band() {
 /// Plays `pos` out with the engine on both sides (fixed nodes, databases on), under the
 /// default draw rules of a game: threefold repetition and 40 moves each without a capture
 /// or man move. Returns the winner, if any.
-fn play_out(start: Position, db: &Egdb, nodes: u64) -> Option<Color> {
+fn play_out(start: Position, engine: &Thinker, nodes: u64) -> Option<Color> {
     let mut game = Game::new(start);
-    let tt = TranspositionTable::new(16);
+    engine.new_game();
     for _ in 0..400 {
         match game.verdict() {
             Verdict::Win(winner, _) => return Some(winner),
             Verdict::Draw(_) => return None,
             Verdict::Ongoing => {}
         }
-        let r = search_with(&game.position(), &game.history_keys(), &tt, Some(db), nodes);
+        let r = search_with(&game.position(), &game.history_keys(), engine, nodes);
         game.play(r.best.unwrap());
     }
     None
@@ -440,7 +435,8 @@ fn play_out(start: Position, db: &Egdb, nodes: u64) -> Option<Color> {
 
 #[test]
 fn won_four_piece_endings_are_won() {
-    let db = Egdb::open(built_db(), 16).unwrap();
+    let db = std::sync::Arc::new(Egdb::open(built_db(), 16).unwrap());
+    let engine = with_databases(Some(db.clone()));
     // Deterministic pseudo-random won positions with 4 pieces, no capture pending.
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
     let mut next = || {
@@ -482,7 +478,7 @@ fn won_four_piece_endings_are_won() {
             continue;
         }
         tried += 1;
-        if play_out(pos, &db, 3_000) == Some(Color::White) {
+        if play_out(pos, &engine, 3_000) == Some(Color::White) {
             won += 1;
         } else {
             panic!("not converted: {}", pos.to_fen());

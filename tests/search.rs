@@ -5,14 +5,32 @@
 use std::process::Command;
 
 use damiera::board::{Color, Position};
-use damiera::game::DrawRules;
+use damiera::clock::Limits;
+use damiera::engine::{EngineOptions, Thinker};
+use damiera::game::{DrawRules, Game};
 use damiera::movegen::{hub_text, legal_moves};
+use damiera::search::SearchResult;
 use damiera::search::score::WIN_BOUND;
-use damiera::search::{
-    Limits, SearchContext, SearchControl, SearchResult, Style, TranspositionTable, search,
-};
 
-fn run(pos: &Position, history: &[u64], limits: Limits, tt: &TranspositionTable) -> SearchResult {
+/// An engine with a 16 MiB table, kept between the searches of a test.
+type Table = std::cell::RefCell<Thinker>;
+
+fn table() -> Table {
+    table_with(1)
+}
+
+fn table_with(threads: usize) -> Table {
+    std::cell::RefCell::new(
+        Thinker::new(EngineOptions {
+            tt_mib: 16,
+            threads,
+            ..EngineOptions::default()
+        })
+        .unwrap(),
+    )
+}
+
+fn run(pos: &Position, history: &[u64], limits: Limits, tt: &Table) -> SearchResult {
     run_multipv(pos, history, limits, tt, 1)
 }
 
@@ -20,7 +38,7 @@ fn run_multipv(
     pos: &Position,
     history: &[u64],
     limits: Limits,
-    tt: &TranspositionTable,
+    tt: &Table,
     multipv: usize,
 ) -> SearchResult {
     run_under(pos, history, limits, tt, multipv, DrawRules::default())
@@ -30,7 +48,7 @@ fn run_under(
     pos: &Position,
     history: &[u64],
     limits: Limits,
-    tt: &TranspositionTable,
+    tt: &Table,
     multipv: usize,
     rules: DrawRules,
 ) -> SearchResult {
@@ -41,28 +59,23 @@ fn run_with_contempt(
     pos: &Position,
     history: &[u64],
     limits: Limits,
-    tt: &TranspositionTable,
+    tt: &Table,
     multipv: usize,
     rules: DrawRules,
     contempt: i32,
 ) -> SearchResult {
-    let control = SearchControl::new();
-    let ctx = SearchContext {
-        tt,
-        control: &control,
-        style: Style::FULL,
-        threads: 1,
-        egdb: None,
+    let mut engine = tt.borrow_mut();
+    let options = EngineOptions {
         multipv,
-        rules,
-        weights: &damiera::search::eval::embedded_weights(),
         contempt,
+        ..engine.options().clone()
     };
-    search(pos, history, &limits, &ctx, |_| {})
+    engine.configure(options).unwrap();
+    engine.think_position(pos, history, rules, &limits, |_| {})
 }
 
 fn fresh(pos: &Position, limits: Limits) -> SearchResult {
-    run(pos, &[], limits, &TranspositionTable::new(16))
+    run(pos, &[], limits, &table())
 }
 
 #[test]
@@ -141,12 +154,7 @@ fn repetition_in_game_history_is_a_draw() {
     assert!(without.score < -50, "{}", without.score);
     for &escape in legal_moves(&root).iter() {
         let seen = root.play(escape);
-        let with = run(
-            &root,
-            &[seen.key()],
-            Limits::depth(8),
-            &TranspositionTable::new(16),
-        );
+        let with = run(&root, &[seen.key()], Limits::depth(8), &table());
         assert_eq!(
             (with.best, with.score),
             (Some(escape), 0),
@@ -159,7 +167,7 @@ fn repetition_in_game_history_is_a_draw() {
 /// Plays the game out, the engine on both sides, until a side has no legal move.
 /// Returns the loser and the number of plies.
 fn play_out(start: &Position, depth: u32, max_plies: usize) -> Option<(Color, usize)> {
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     let mut game = damiera::game::Game::new(*start);
     for ply in 0..max_plies {
         let pos = game.position();
@@ -200,20 +208,8 @@ fn forced_wins_are_found_and_converted() {
 
 /// A search with `threads` threads from an empty table.
 fn fresh_with_threads(pos: &Position, limits: Limits, threads: usize) -> SearchResult {
-    let control = SearchControl::new();
-    let tt = TranspositionTable::new(16);
-    let ctx = SearchContext {
-        tt: &tt,
-        control: &control,
-        style: Style::FULL,
-        threads,
-        egdb: None,
-        multipv: 1,
-        rules: DrawRules::default(),
-        weights: &damiera::search::eval::embedded_weights(),
-        contempt: 0,
-    };
-    search(pos, &[], &limits, &ctx, |_| {})
+    let engine = table_with(threads).into_inner();
+    engine.think_position(pos, &[], DrawRules::default(), &limits, |_| {})
 }
 
 /// Helper threads put off the moves another thread is searching, to take them last:
@@ -264,13 +260,7 @@ const MULTIPV_POSITIONS: [&str; 5] = [
 ];
 
 fn multipv_fresh(pos: &Position, depth: u32, k: usize) -> SearchResult {
-    run_multipv(
-        pos,
-        &[],
-        Limits::depth(depth),
-        &TranspositionTable::new(16),
-        k,
-    )
+    run_multipv(pos, &[], Limits::depth(depth), &table(), k)
 }
 
 #[test]
@@ -342,21 +332,14 @@ fn multipv_with_one_legal_move_gives_one_line() {
 #[test]
 fn multipv_reports_every_line_of_every_iteration() {
     let pos = Position::start();
-    let tt = TranspositionTable::new(16);
-    let control = SearchControl::new();
-    let ctx = SearchContext {
-        tt: &tt,
-        control: &control,
-        style: Style::FULL,
-        threads: 1,
+    let engine = Thinker::new(EngineOptions {
+        tt_mib: 16,
         multipv: 3,
-        rules: DrawRules::default(),
-        egdb: None,
-        weights: &damiera::search::eval::embedded_weights(),
-        contempt: 0,
-    };
+        ..EngineOptions::default()
+    })
+    .unwrap();
     let mut seen = Vec::new();
-    let r = search(&pos, &[], &Limits::depth(5), &ctx, |info| {
+    let r = engine.think(&Game::new(pos), &Limits::depth(5), |info| {
         seen.push((info.depth, info.multipv, info.pv[0]))
     });
     let expected: Vec<(u32, usize)> = (1..=5).flat_map(|d| (1..=3).map(move |k| (d, k))).collect();
@@ -387,7 +370,7 @@ fn the_move_limit_draws_a_won_king_ending() {
     // plies are behind it and Black's king cannot be caught within the 2 left.
     let pos = Position::parse("W:WK18,K22,K23:BK3").unwrap();
     let history = reversible_run(78);
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     let limited = run_under(
         &pos,
         &history,
@@ -397,7 +380,7 @@ fn the_move_limit_draws_a_won_king_ending() {
         DrawRules::default(),
     );
     assert_eq!(limited.score, 0, "draw-moves 40: a draw");
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     let off = DrawRules::default().with_quiet_moves(0);
     let unlimited = run_under(&pos, &history, Limits::depth(8), &tt, 1, off);
     assert!(
@@ -406,16 +389,16 @@ fn the_move_limit_draws_a_won_king_ending() {
         unlimited.score
     );
     // Far from the limit the rule changes nothing.
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     let early = run_under(&pos, &[], Limits::depth(8), &tt, 1, DrawRules::default());
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     assert_eq!(early, run_under(&pos, &[], Limits::depth(8), &tt, 1, off));
 }
 
 #[test]
 fn contempt_prices_every_draw_for_the_root_side_in_play_only() {
     let contempt = |pos: &Position, history: &[u64], limits: Limits, c: i32| {
-        let tt = TranspositionTable::new(16);
+        let tt = table();
         run_with_contempt(pos, history, limits, &tt, 1, DrawRules::default(), c)
     };
     // A draw one ply down (the opponent to move): Black, lost, still takes the repetition,
@@ -453,10 +436,10 @@ fn a_win_under_the_move_limit_resets_the_count_in_time() {
     let pos = Position::parse("W:WK18,K22,K23:BK3").unwrap();
     let rules = DrawRules::default();
     let history = reversible_run(70);
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     let shallow = run_under(&pos, &history, Limits::depth(4), &tt, 1, rules);
     assert!(shallow.score >= 200, "{}", shallow.score);
-    let tt = TranspositionTable::new(16);
+    let tt = table();
     // Depth 18: the proof needs 14 plies with generation 4's weights, 15 with 4s's.
     let deep = run_under(&pos, &history, Limits::depth(18), &tt, 1, rules);
     assert!(deep.score > WIN_BOUND, "a proven win: {}", deep.score);

@@ -49,14 +49,20 @@ fn as_selfplay(v: Verdict) -> Option<u8> {
 
 impl Fronts {
     fn new(start: Position, rules: DrawRules) -> Fronts {
-        let params = Params {
+        let mut params = Params {
             draw_moves: rules.quiet_moves.unwrap_or(0),
-            tt_mib: 1,
             ..Params::default()
         };
-        let (hub, _events) = Session::new(params);
+        params.engine.tt_mib = 1;
+        let (hub, _events) = Session::new(params).unwrap();
         let mut fronts = Fronts {
-            console: ConsoleGame::new(start, None, Think::Depth(1)).with_rules(rules),
+            console: ConsoleGame::new(
+                start,
+                None,
+                Think::Depth(1),
+                ConsoleGame::default_engine().unwrap(),
+            )
+            .with_rules(rules),
             board: ShownGame::with_rules(start, rules),
             runner: Game::with_rules(start, rules),
             selfplay: Game::with_rules(start, rules),

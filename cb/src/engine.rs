@@ -13,7 +13,7 @@ use parking_lot::Mutex;
 use crate::board8::{Board8x8, CbMove, cb_move, movelist_entry, read_board, write_board};
 use crate::history;
 use crate::settings::{self, Settings, clip};
-use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, Searcher};
+use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, SearchState};
 
 /// `get gametype`: Italian draughts.
 pub const GAMETYPE: i32 = 22;
@@ -39,7 +39,7 @@ struct Config {
 /// The engine: one per loaded DLL.
 pub struct Engine {
     config: Mutex<Config>,
-    searcher: Mutex<Searcher>,
+    searcher: Mutex<SearchState>,
 }
 
 /// An answer to `enginecommand`: handled (1) or not (0), and the reply text.
@@ -101,7 +101,7 @@ impl Engine {
                 problems,
                 gamehist: None,
             }),
-            searcher: Mutex::new(Searcher::default()),
+            searcher: Mutex::new(SearchState::default()),
         }
     }
 
@@ -246,15 +246,14 @@ impl Engine {
             status(&format!("Damiera: {e}; playing without databases"));
         }
         let request = Request {
-            position: pos,
-            history: history::keys_for(game.as_ref(), &pos),
+            game: history::game_for(game, &pos),
             limits: think::limits(args.maxtime, args.info, args.moreinfo),
             threads: settings.threads,
             allscores: settings.allscores,
             playnow,
             status,
         };
-        let result = match think::think(&searcher, request) {
+        let result = match think::think(&mut searcher, request) {
             Ok(r) => r,
             Err(e) => {
                 status(&format!("Damiera: {e}"));
@@ -349,7 +348,7 @@ fn static_evaluation(fen: &str) -> Reply {
     match Position::from_fen(fen.trim()) {
         Ok(pos) => handled(format!(
             "Static evaluation: {} for the side to move",
-            think::score_text(evaluate(&pos, EvalStyle::Pattern, &embedded_weights()))
+            damiera::search::score::text(evaluate(&pos, EvalStyle::Pattern, &embedded_weights()))
         )),
         Err(e) => refused(format!("error: bad FEN {:?}: {e}", clip(fen))),
     }

@@ -14,12 +14,12 @@ pub fn parse(text: &str) -> Result<Game, String> {
     Game::from_texts(start, DrawRules::default(), &moves).map_err(|e| format!("gamehist: {e}"))
 }
 
-/// Keys of the earlier positions since the last irreversible move, when `game` leads to
-/// `pos` (a history for another position is stale and ignored).
-pub fn keys_for(game: Option<&Game>, pos: &Position) -> Vec<u64> {
+/// The game to search at `pos`: `game` when it leads there, else `pos` alone (a history
+/// for another position is stale and ignored).
+pub fn game_for(game: Option<Game>, pos: &Position) -> Game {
     match game {
-        Some(g) if g.position() == *pos => g.history_keys(),
-        _ => Vec::new(),
+        Some(g) if g.position() == *pos => g,
+        _ => Game::new(*pos),
     }
 }
 
@@ -31,8 +31,11 @@ mod tests {
     fn king_moves_are_keyed_and_bad_histories_refused() {
         let g = parse("W:WK29:BK4 29-25 4-8 25-29 8-4").unwrap();
         assert_eq!(g.history_keys().len(), 4);
-        assert_eq!(keys_for(Some(&g), &g.position()), g.history_keys());
-        assert!(keys_for(Some(&g), &Position::start()).is_empty());
+        assert_eq!(game_for(Some(g.clone()), &g.position()), g);
+        assert_eq!(
+            game_for(Some(g), &Position::start()),
+            Game::new(Position::start())
+        );
         assert!(parse("").is_err());
         assert!(parse("B:W1-40:B").is_err());
         assert!(

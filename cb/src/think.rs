@@ -6,18 +6,16 @@
 //! no thread outlives the call: CheckerBoard may unload the DLL between moves.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use damiera::board::{Move, Position};
+use damiera::board::Position;
+use damiera::clock::{Limits, TimeLeft};
 use damiera::egdb::{Egdb, Outcome};
-use damiera::game::DrawRules;
-use damiera::movegen::{legal_moves, path_text};
-use damiera::search::score::{database_plies, in_men, is_database, plies_to_end};
-use damiera::search::{
-    Clock, Limits, SearchContext, SearchControl, SearchInfo, SearchResult, Style,
-    TranspositionTable, search,
-};
+use damiera::engine::{EngineOptions, Thinker};
+use damiera::game::Game;
+use damiera::movegen::{legal_moves, line_text};
+use damiera::search::score::{self, is_database, plies_to_end};
+use damiera::search::{SearchInfo, SearchResult};
 
 /// `getmove` return values.
 pub const CB_DRAW: i32 = 0;
@@ -50,36 +48,38 @@ pub fn limits(maxtime: f64, info: i32, moreinfo: i32) -> Limits {
     let increment = f64::from(packed & 0xffff) * unit;
     let remaining = f64::from(packed >> 16) * unit;
     Limits {
-        clock: Some(Clock {
-            time: remaining - increment,
-            inc: increment,
-            moves_to_go: None,
-        }),
+        clock: Some(TimeLeft::from_secs(remaining, increment, None)),
         ..Limits::default()
     }
 }
 
-/// What the search keeps between moves: the transposition table and the databases.
+/// What the search keeps between moves: the engine (its table) and the databases.
 #[derive(Default)]
-pub struct Searcher {
-    tt: Option<(usize, TranspositionTable)>,
+pub struct SearchState {
+    engine: Option<Thinker>,
     egdb: Option<(std::path::PathBuf, usize, Arc<Egdb>)>,
 }
 
-impl Searcher {
+impl SearchState {
     /// Makes the table `mib` MiB (a new table only when the size changes). An allocation
     /// the system refuses is an error, not an abort of the host program.
     pub fn resize_table(&mut self, mib: usize) -> Result<(), String> {
-        if self.tt.as_ref().is_some_and(|(m, _)| *m == mib) {
+        if self
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.options().tt_mib == mib)
+        {
             return Ok(());
         }
-        self.tt = None; // free the old table before allocating the new one
-        let mut probe: Vec<u8> = Vec::new();
-        probe
-            .try_reserve_exact(mib.saturating_mul(1 << 20))
-            .map_err(|_| format!("cannot allocate a {mib} MiB hash table"))?;
-        drop(probe);
-        self.tt = Some((mib, TranspositionTable::new(mib)));
+        self.engine = None; // free the old table before allocating the new one
+        let options = EngineOptions {
+            tt_mib: mib,
+            egdb: self.egdb.as_ref().map(|(_, _, db)| Arc::clone(db)),
+            ..EngineOptions::default()
+        };
+        let engine =
+            Thinker::new(options).map_err(|_| format!("cannot allocate a {mib} MiB hash table"))?;
+        self.engine = Some(engine);
         Ok(())
     }
 
@@ -89,20 +89,40 @@ impl Searcher {
         dir: Option<&std::path::Path>,
         cache_mib: usize,
     ) -> Result<(), String> {
-        let Some(dir) = dir else {
-            self.egdb = None;
-            return Ok(());
+        let opened = match dir {
+            None => None,
+            Some(dir) => match &self.egdb {
+                Some((d, c, db)) if d == dir && *c == cache_mib => {
+                    Some((d.clone(), *c, Arc::clone(db)))
+                }
+                _ => {
+                    self.egdb = None;
+                    self.set_engine_databases();
+                    Some((
+                        dir.to_path_buf(),
+                        cache_mib,
+                        Arc::new(Egdb::open(dir, cache_mib)?),
+                    ))
+                }
+            },
         };
-        if let Some((d, c, _)) = &self.egdb
-            && d == dir
-            && *c == cache_mib
-        {
-            return Ok(());
-        }
-        self.egdb = None;
-        let db = Egdb::open(dir, cache_mib)?;
-        self.egdb = Some((dir.to_path_buf(), cache_mib, Arc::new(db)));
+        self.egdb = opened;
+        self.set_engine_databases();
         Ok(())
+    }
+
+    fn set_engine_databases(&mut self) {
+        let egdb = self.egdb.as_ref().map(|(_, _, db)| Arc::clone(db));
+        if let Some(engine) = &mut self.engine
+            && !same_databases(&engine.options().egdb, &egdb)
+        {
+            let options = EngineOptions {
+                egdb,
+                ..engine.options().clone()
+            };
+            // The table size stays, so this cannot fail.
+            let _ = engine.configure(options);
+        }
     }
 
     /// The open databases.
@@ -111,12 +131,18 @@ impl Searcher {
     }
 }
 
+fn same_databases(a: &Option<Arc<Egdb>>, b: &Option<Arc<Egdb>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 /// One search to run.
 pub struct Request<'a> {
-    /// The position.
-    pub position: Position,
-    /// Keys of the game's earlier positions since its last irreversible move.
-    pub history: Vec<u64>,
+    /// The game up to the position to search (for repetitions and the move limit).
+    pub game: Game,
     /// When to stop.
     pub limits: Limits,
     /// Search threads.
@@ -131,54 +157,47 @@ pub struct Request<'a> {
 
 /// Searches on a thread of its own; the calling thread polls `playnow` every
 /// millisecond and writes a status line after each iteration.
-pub fn think(searcher: &Searcher, request: Request) -> Result<SearchResult, String> {
+pub fn think(state: &mut SearchState, request: Request) -> Result<SearchResult, String> {
     let Request {
-        position,
-        history,
+        game,
         limits,
         threads,
         allscores,
         playnow,
         status,
     } = request;
+    let position = game.position();
     let multipv = if allscores {
         legal_moves(&position).len().clamp(1, 32)
     } else {
         1
     };
-    let egdb = searcher.egdb.as_ref().map(|(_, _, db)| Arc::clone(db));
-    let Some((_, tt)) = &searcher.tt else {
+    let Some(engine) = &mut state.engine else {
         return Err("no hash table".into());
     };
-    let control = SearchControl::new();
-    // The engine plays with the embedded weights (CheckerBoard has no eval-file option).
-    let weights = damiera::search::eval::embedded_weights();
+    let options = EngineOptions {
+        threads,
+        multipv,
+        ..engine.options().clone()
+    };
+    engine.configure(options)?;
+    let engine = &*engine;
+    let stopper = engine.stopper();
     let (tx, rx) = std::sync::mpsc::channel::<SearchInfo>();
     let mut lines: Vec<SearchInfo> = Vec::new();
     std::thread::scope(|scope| {
-        let ctx = SearchContext {
-            tt,
-            control: &control,
-            style: Style::FULL,
-            threads,
-            egdb: egdb.as_deref(),
-            multipv,
-            rules: DrawRules::default(),
-            weights: &weights,
-            contempt: damiera::engine::CONTEMPT,
-        };
         let worker = std::thread::Builder::new()
             .name("damiera-search".into())
             .stack_size(SEARCH_STACK)
             .spawn_scoped(scope, move || {
-                search(&position, &history, &limits, &ctx, |info| {
+                engine.think(&game, &limits, |info| {
                     let _ = tx.send(info.clone());
                 })
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         loop {
             if playnow() {
-                control.stop.store(true, Ordering::SeqCst);
+                stopper.stop();
             }
             match rx.recv_timeout(POLL) {
                 Ok(info) => {
@@ -206,39 +225,6 @@ fn record_line(lines: &mut Vec<SearchInfo>, info: SearchInfo) {
     lines.sort_by_key(|l| l.multipv);
 }
 
-/// A score as a person reads it: `+0.25` men, `win in 7`, `db loss in 30`.
-pub fn score_text(score: i32) -> String {
-    if let Some(p) = plies_to_end(score) {
-        return if p > 0 {
-            format!("win in {p}")
-        } else {
-            format!("loss in {}", -p)
-        };
-    }
-    if let Some(p) = database_plies(score) {
-        return if p > 0 {
-            format!("db win in {p}")
-        } else {
-            format!("db loss in {}", -p)
-        };
-    }
-    format!("{:+.2}", in_men(score))
-}
-
-/// A line of moves in path notation (`22-19 11-15 ...`), at most `max` moves.
-pub fn line_text(pos: &Position, moves: &[Move], max: usize) -> String {
-    let mut p = *pos;
-    let mut words = Vec::new();
-    for &mv in moves.iter().take(max) {
-        if !legal_moves(&p).contains(&mv) {
-            break;
-        }
-        words.push(path_text(&p, mv));
-        p = p.play(mv);
-    }
-    words.join(" ")
-}
-
 /// The status line while thinking: depth, score, nodes, speed, time and the main line
 /// (or, with allscores, every root move and its score).
 pub fn status_text(pos: &Position, lines: &[SearchInfo], allscores: bool) -> String {
@@ -249,14 +235,14 @@ pub fn status_text(pos: &Position, lines: &[SearchInfo], allscores: bool) -> Str
         "depth {}/{:.0} | {} | {:.2} s | {:.0} kN/s",
         best.depth,
         best.mean_depth,
-        score_text(best.score),
+        score::text(best.score),
         best.time.as_secs_f64(),
         best.nps() / 1000.0
     );
     if allscores {
         let moves: Vec<String> = lines
             .iter()
-            .map(|l| format!("{} {}", line_text(pos, &l.pv, 1), score_text(l.score)))
+            .map(|l| format!("{} {}", line_text(pos, &l.pv, 1), score::text(l.score)))
             .collect();
         format!("{head} | {}", moves.join(", "))
     } else {
@@ -274,14 +260,14 @@ pub fn final_text(pos: &Position, result: &SearchResult, allscores: bool) -> Str
         "Damiera plays {} | depth {} | {} | {} nodes",
         line_text(pos, &[best], 1),
         result.depth,
-        score_text(result.score),
+        score::text(result.score),
         result.nodes,
     );
     if allscores && !result.lines.is_empty() {
         let moves: Vec<String> = result
             .lines
             .iter()
-            .map(|l| format!("{} {}", line_text(pos, &l.pv, 1), score_text(l.score)))
+            .map(|l| format!("{} {}", line_text(pos, &l.pv, 1), score::text(l.score)))
             .collect();
         format!("{head} | {}", moves.join(", "))
     } else {
@@ -321,14 +307,11 @@ mod tests {
         let moreinfo = ((1234u32 << 16) | 50) as i32;
         let l = limits(3.0, info, moreinfo);
         let c = l.clock.unwrap();
-        assert!(
-            (c.inc - 0.5).abs() < 1e-9 && (c.time - 11.84).abs() < 1e-9,
-            "{c:?}"
-        );
+        assert_eq!((c.increment_ms, c.remaining_ms), (500, 12_340), "{c:?}");
         assert_eq!(l.move_time, None);
         // Largest unit, the time left in the high half (as an unsigned number).
         let l = limits(1.0, 3 << INCR_SHIFT, (60_000u32 << 16) as i32);
-        assert!((l.clock.unwrap().time - 6000.0).abs() < 1e-6);
+        assert_eq!(l.clock.unwrap().remaining_ms, 6_000_000);
         assert_eq!(limits(2.5, CB_EXACT_TIME, 0).move_time, Some(2.5));
         assert_eq!(limits(f64::NAN, 0, 0).move_time, Some(0.0));
     }
@@ -336,11 +319,11 @@ mod tests {
     #[test]
     fn scores_read_as_people_read_them() {
         use damiera::search::score::{DB_WIN, WIN};
-        assert_eq!(score_text(25), "+0.25");
-        assert_eq!(score_text(-130), "-1.30");
-        assert_eq!(score_text(WIN - 7), "win in 7");
-        assert_eq!(score_text(-(WIN - 8)), "loss in 8");
-        assert_eq!(score_text(DB_WIN - 31), "db win in 31");
+        assert_eq!(score::text(25), "+0.25");
+        assert_eq!(score::text(-130), "-1.30");
+        assert_eq!(score::text(WIN - 7), "win in 7");
+        assert_eq!(score::text(-(WIN - 8)), "loss in 8");
+        assert_eq!(score::text(DB_WIN - 31), "win in 31");
     }
 
     #[test]

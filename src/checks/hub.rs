@@ -20,12 +20,11 @@
 
 use std::cell::Cell;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::position::game_is_legal;
 use super::{Checked, ensure};
-use crate::egdb::Egdb;
 use crate::engine::{EngineEvent, EngineOptions, GoRequest, Searcher};
 use crate::hub::params::Params;
 use crate::hub::parser::{Command, parse_command};
@@ -50,13 +49,11 @@ pub struct FakeEngine {
     fresh: bool,
     /// A contract broken by the session (a `go` during a search).
     broken: Option<String>,
-    /// Changes of weights received.
-    weights: usize,
 }
 
 impl Searcher for FakeEngine {
     fn options(&self) -> EngineOptions {
-        self.options
+        self.options.clone()
     }
 
     fn go(&mut self, request: GoRequest) {
@@ -92,12 +89,6 @@ impl Searcher for FakeEngine {
         self.options = options;
         Ok(())
     }
-
-    fn set_egdb(&mut self, _egdb: Option<Arc<Egdb>>) {}
-
-    fn set_weights(&mut self, _weights: Arc<PatternWeights>) {
-        self.weights += 1;
-    }
 }
 
 impl FakeEngine {
@@ -105,7 +96,7 @@ impl FakeEngine {
     /// the search may end (stopped, or limited and not waiting for a `ponder-hit`).
     fn event(&mut self, done: bool, tick: u64) -> Option<EngineEvent> {
         let (request, stopped, hit) = self.search.as_ref()?;
-        let moves = legal_moves(&request.position);
+        let moves = legal_moves(&request.game.position());
         let best = (!moves.is_empty()).then(|| moves[tick as usize % moves.len()]);
         let pv: Vec<_> = best.into_iter().collect();
         if !done {
@@ -347,11 +338,8 @@ fn after_step(session: &mut Session<FakeEngine>) -> Checked {
         && let Some((request, _, _)) = &engine.search
     {
         let game = session.game();
-        ensure(request.position == game.position(), || {
-            "go without the session's position".to_string()
-        })?;
-        ensure(request.history == game.history_keys(), || {
-            "go without the session's history".to_string()
+        ensure(request.game == *game, || {
+            "go without the session's game".to_string()
         })?;
     }
     session.engine_mut().fresh = false;

@@ -10,17 +10,16 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::board::{Move, Position};
+use crate::clock::Limits;
+use crate::engine::{EngineOptions, Thinker, load_databases};
 use crate::game::pdn::{PdnGame, write_pdn};
 use crate::game::pdn_file::{decode, read_games as read_pdn_games};
 use crate::game::replay::replay_game;
 use crate::game::{DrawRules, Game};
-use crate::movegen::{is_irreversible, legal_moves, path_text};
+use crate::movegen::{legal_moves, path_text};
+use crate::search::SearchResult;
 use crate::search::eval::EvalFile;
 use crate::search::score::{database_plies, in_men, plies_to_end};
-use crate::search::{
-    Limits, PatternWeights, SearchContext, SearchControl, SearchResult, Style, TranspositionTable,
-    search,
-};
 
 use super::CliError;
 use super::output::TempFile;
@@ -149,10 +148,11 @@ pub struct LineJson {
 }
 
 /// A position to analyse, with the game context when it comes from PDN.
-struct Job {
-    position: Position,
-    history: Vec<u64>,
-    game: Option<(usize, usize, Move)>,
+struct Task {
+    /// The game up to the position (a lone position for FEN input).
+    game: Game,
+    /// For a PDN game: its number, the ply and the move played there.
+    played: Option<(usize, usize, Move)>,
 }
 
 /// Runs the analysis; errors (unreadable input, bad FEN, illegal PDN move, unwritable
@@ -170,7 +170,7 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
     let jobs = if is_pdn {
         pdn_jobs(&games)
     } else {
-        fen_jobs(&text)?
+        fen_jobs(&text, rules(args))?
     };
     // Open the output files before the long part, so that a bad path fails at once.
     let annotated = args.annotate.as_deref().map(TempFile::create).transpose()?;
@@ -180,12 +180,17 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         .map(|p| Target::prepare(p, games.len()))
         .transpose()?;
     let limits = limits(args);
-    let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(CliError)?;
-    let tools = Tools {
-        egdb: egdb.as_ref(),
-        weights: eval.weights(),
-    };
-    let verdicts = analyse_all(&jobs, games.len(), &limits, args, tools, out)?;
+    let engine = Thinker::new(EngineOptions {
+        tt_mib: args.tt_size as usize,
+        threads: args.threads as usize,
+        multipv: args.multipv as usize,
+        contempt: 0,
+        weights: std::sync::Arc::clone(eval.weights()),
+        egdb: load_databases(args.egdb_path.as_deref()).map_err(CliError)?,
+        ..EngineOptions::default()
+    })
+    .map_err(CliError)?;
+    let verdicts = analyse_all(&jobs, games.len(), &limits, args, &engine, out)?;
     let marks = Marks {
         mistake: args.mistake,
         blunder: args.blunder,
@@ -226,43 +231,23 @@ fn check_args(args: &AnalyseArgs, is_pdn: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Searches every job, writing its JSON line; returns the verdicts on the played moves,
+/// Searches every task, writing its JSON line; returns the verdicts on the played moves,
 /// one list per game.
-/// The databases and weights the searches use.
-#[derive(Clone, Copy)]
-struct Tools<'a> {
-    egdb: Option<&'a crate::egdb::Egdb>,
-    weights: &'a PatternWeights,
-}
-
 fn analyse_all(
-    jobs: &[Job],
+    jobs: &[Task],
     games: usize,
     limits: &Limits,
     args: &AnalyseArgs,
-    tools: Tools,
+    engine: &Thinker,
     out: &mut impl Write,
 ) -> Result<Vec<Vec<PlyVerdict>>, CliError> {
-    let tt = TranspositionTable::try_new(args.tt_size as usize).map_err(CliError)?;
-    let control = SearchControl::new();
-    let ctx = SearchContext {
-        tt: &tt,
-        control: &control,
-        style: Style::FULL,
-        threads: args.threads as usize,
-        egdb: tools.egdb,
-        multipv: args.multipv as usize,
-        rules: rules(args),
-        weights: tools.weights,
-        contempt: 0,
-    };
     let bar = progress(jobs.len());
     let mut verdicts: Vec<Vec<PlyVerdict>> = vec![Vec::new(); games];
     for job in jobs {
-        let (analysis, verdict) = analyse(job, limits, &ctx, args);
+        let (analysis, verdict) = analyse(job, limits, engine, args);
         let line = serde_json::to_string(&analysis).map_err(|e| CliError(e.to_string()))?;
         writeln!(out, "{line}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
-        if let (Some(v), Some((game, _, _))) = (verdict, job.game) {
+        if let (Some(v), Some((game, _, _))) = (verdict, job.played) {
             verdicts[game - 1].push(v);
         }
         bar.inc(1);
@@ -315,7 +300,7 @@ fn looks_like_pdn(text: &str) -> bool {
         .any(|l| l.starts_with('[') || l.starts_with("1."))
 }
 
-fn fen_jobs(text: &str) -> Result<Vec<Job>, CliError> {
+fn fen_jobs(text: &str, rules: DrawRules) -> Result<Vec<Task>, CliError> {
     text.as_bytes()
         .lines()
         .map_while(Result::ok)
@@ -323,10 +308,9 @@ fn fen_jobs(text: &str) -> Result<Vec<Job>, CliError> {
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(i, l)| {
             Position::parse(&l)
-                .map(|position| Job {
-                    position,
-                    history: Vec::new(),
-                    game: None,
+                .map(|position| Task {
+                    game: Game::with_rules(position, rules),
+                    played: None,
                 })
                 .map_err(|e| CliError(format!("line {}: {e}", i + 1)))
         })
@@ -334,15 +318,14 @@ fn fen_jobs(text: &str) -> Result<Vec<Job>, CliError> {
 }
 
 /// One job per move of every game: the position before it, with the game's history.
-fn pdn_jobs(games: &[ReadGame]) -> Vec<Job> {
+fn pdn_jobs(games: &[ReadGame]) -> Vec<Task> {
     let mut jobs = Vec::new();
     for (g, game) in games.iter().enumerate() {
         let mut so_far = Game::with_rules(game.replay.start(), game.replay.rules());
         for (ply, &mv) in game.replay.moves().iter().enumerate() {
-            jobs.push(Job {
-                position: so_far.position(),
-                history: so_far.history_keys(),
-                game: Some((g + 1, ply + 1, mv)),
+            jobs.push(Task {
+                game: so_far.clone(),
+                played: Some((g + 1, ply + 1, mv)),
             });
             so_far.play(mv);
         }
@@ -381,17 +364,21 @@ fn budget(limits: &Limits) -> String {
 }
 
 fn analyse(
-    job: &Job,
+    job: &Task,
     limits: &Limits,
-    ctx: &SearchContext,
+    engine: &Thinker,
     args: &AnalyseArgs,
 ) -> (Analysis, Option<PlyVerdict>) {
-    let pos = &job.position;
-    let result = search(pos, &job.history, limits, ctx, |_| {});
+    let pos = &job.game.position();
+    let result = engine.think(&job.game, limits, |_| {});
     let mut analysis = describe(pos, &result, args.multipv > 1);
     // A database draw scores 0 like any other draw: say where it came from.
-    analysis.egdb |= ctx.egdb.is_some_and(|db| db.probe(pos).is_some());
-    let Some((game, ply, played)) = job.game else {
+    analysis.egdb |= engine
+        .options()
+        .egdb
+        .as_ref()
+        .is_some_and(|db| db.probe(pos).is_some());
+    let Some((game, ply, played)) = job.played else {
         return (analysis, None);
     };
     let lines = result
@@ -401,12 +388,9 @@ fn analyse(
     let played_score = match played_score_from_lines(played, lines) {
         Some(score) => score,
         None => {
-            let history = if is_irreversible(pos, played) {
-                Vec::new()
-            } else {
-                [job.history.as_slice(), &[pos.key()]].concat()
-            };
-            -search(&pos.play(played), &history, limits, ctx, |_| {}).score
+            let mut after = job.game.clone();
+            after.play(played);
+            -engine.think(&after, limits, |_| {}).score
         }
     };
     let verdict = PlyVerdict::new(*pos, result.score, result.pv.clone(), played_score);

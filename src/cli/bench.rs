@@ -8,10 +8,11 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::board::Position;
-use crate::engine::CONTEMPT;
-use crate::game::DrawRules;
+use crate::clock::Limits;
+use crate::engine::{EngineOptions, Thinker};
+use crate::game::Game;
+use crate::search::Style;
 use crate::search::eval::EvalFile;
-use crate::search::{Limits, SearchContext, SearchControl, Style, TranspositionTable, search};
 
 /// The bench positions: the start, opening ballots, middlegames, endgames with kings.
 pub const POSITIONS: [&str; 10] = [
@@ -53,31 +54,26 @@ pub struct BenchArgs {
 /// Runs the bench; the last line is exactly `bench <nodes> nodes <nps> nps` (speed over
 /// the searches alone, not the table clearing between positions).
 pub fn run(args: &BenchArgs, eval: &EvalFile, out: &mut impl Write) -> std::io::Result<()> {
-    let tt = TranspositionTable::try_new(args.tt_size as usize).map_err(std::io::Error::other)?;
-    let control = SearchControl::new();
+    let thinker = Thinker::new(EngineOptions {
+        tt_mib: args.tt_size as usize,
+        threads: args.threads as usize,
+        style: if args.style == "hce" {
+            Style::HCE
+        } else {
+            Style::FULL
+        },
+        weights: std::sync::Arc::clone(eval.weights()),
+        ..EngineOptions::default()
+    })
+    .map_err(std::io::Error::other)?;
     let (mut total, mut searching) = (0u64, std::time::Duration::ZERO);
     for (i, text) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::parse(text) else {
             continue;
         };
-        tt.clear();
+        thinker.new_game();
         let t = Instant::now();
-        let ctx = SearchContext {
-            tt: &tt,
-            control: &control,
-            style: if args.style == "hce" {
-                Style::HCE
-            } else {
-                Style::FULL
-            },
-            threads: args.threads as usize,
-            egdb: None,
-            multipv: 1,
-            rules: DrawRules::default(),
-            weights: eval.weights(),
-            contempt: CONTEMPT,
-        };
-        let r = search(&pos, &[], &Limits::depth(args.depth), &ctx, |_| {});
+        let r = thinker.think(&Game::new(pos), &Limits::depth(args.depth), |_| {});
         let elapsed = t.elapsed();
         searching += elapsed;
         total += r.nodes;

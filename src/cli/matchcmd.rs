@@ -9,10 +9,11 @@ use std::time::Duration;
 use clap::{ArgAction, Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::clock::{Limits, TimeControl};
 use crate::game::DrawRules;
 use crate::game::openings::{BALLOTS_NAME, load_openings};
 use crate::hub::client::{EngineProc, EngineSpec, split_command};
-use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT, Limits};
+use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT};
 use crate::matchrun::results::{self, GameResult, ResultsFile, RunKey, outcome_name};
 use crate::matchrun::runner::{MatchConfig, MatchReport, run_match, shuffle, today};
 use crate::matchrun::stats::{Sprt, SprtStatus};
@@ -315,18 +316,20 @@ fn openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String> {
 }
 
 fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
-    let mut limits = Limits {
-        tc: args.tc,
-        movetime: args.movetime,
+    let limits = Limits {
+        move_time: args.movetime,
         depth: args.depth,
         nodes: args.nodes,
+        ..Limits::default()
     };
-    if limits == Limits::default() {
-        limits.tc = Some((10.0, 0.1));
-    }
+    let time_control = match args.tc {
+        None if limits == Limits::default() => Some(TimeControl::new(10.0, 0.1)),
+        tc => tc.map(|(base, inc)| TimeControl::new(base, inc)),
+    };
     let rules = DrawRules::from_counts(args.draw_repetition, args.draw_moves)
         .map_err(|e| format!("--draw-repetition: {e}"))?;
     Ok(GameSettings {
+        time_control,
         limits,
         margin: Duration::from_millis(args.margin_ms),
         adjudication: Adjudication {

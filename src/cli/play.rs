@@ -9,15 +9,13 @@ use clap::{Args, ValueEnum};
 
 use super::board_view;
 use crate::board::{Color, Move, Position};
-use crate::engine::CONTEMPT;
+use crate::clock::Limits;
+use crate::engine::{EngineOptions, Thinker, load_databases};
 use crate::game::{DrawRules, Game, Verdict};
-use crate::movegen::{legal_moves, parse_move, path_text, sort_moves};
+use crate::movegen::{legal_moves, line_words, parse_move, path_text, sort_moves};
 use crate::search::eval::EvalFile;
-use crate::search::score::{in_men, plies_to_end};
-use crate::search::{
-    Limits, PatternWeights, RootLine, SearchContext, SearchControl, SearchInfo, SearchResult,
-    Style, TranspositionTable, search,
-};
+use crate::search::score;
+use crate::search::{RootLine, SearchInfo, SearchResult};
 
 /// Longest thinking time accepted, in seconds.
 const MAX_TIME: f64 = 3600.0;
@@ -129,36 +127,34 @@ pub struct ConsoleGame {
     human: Option<Color>,
     flipped: bool,
     think: Think,
-    tt: TranspositionTable,
-    egdb: Option<std::sync::Arc<crate::egdb::Egdb>>,
-    weights: std::sync::Arc<PatternWeights>,
+    engine: Thinker,
 }
 
 impl ConsoleGame {
     /// A game from `start` under the default draw rules, the person playing `human`
-    /// (`None`: both sides).
-    pub fn new(start: Position, human: Option<Color>, think: Think) -> ConsoleGame {
+    /// (`None`: both sides) against `engine`, which thinks as `think` says (its MultiPV
+    /// is set per search: one line to move, more for `hint`).
+    pub fn new(
+        start: Position,
+        human: Option<Color>,
+        think: Think,
+        engine: Thinker,
+    ) -> ConsoleGame {
         ConsoleGame {
             game: Game::new(start),
             human,
             flipped: false,
             think,
-            tt: TranspositionTable::new(TT_MIB),
-            egdb: None,
-            weights: crate::search::eval::embedded_weights(),
+            engine,
         }
     }
 
-    /// Lets the engine evaluate with these weights (the embedded ones by default).
-    pub fn with_weights(mut self, weights: std::sync::Arc<PatternWeights>) -> ConsoleGame {
-        self.weights = weights;
-        self
-    }
-
-    /// Lets the engine use endgame databases.
-    pub fn with_egdb(mut self, egdb: Option<crate::egdb::Egdb>) -> ConsoleGame {
-        self.egdb = egdb.map(std::sync::Arc::new);
-        self
+    /// The console's engine: the embedded weights, no databases, a 64 MiB table.
+    pub fn default_engine() -> Result<Thinker, String> {
+        Thinker::new(EngineOptions {
+            tt_mib: TT_MIB,
+            ..EngineOptions::default()
+        })
     }
 
     /// Plays under `rules` from now on (and in every new game).
@@ -297,7 +293,7 @@ impl ConsoleGame {
 
     fn reset(&mut self, pos: Position) {
         self.game = Game::with_rules(pos, self.game.rules());
-        self.tt.clear();
+        self.engine.new_game();
     }
 
     fn set_time(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
@@ -373,7 +369,7 @@ impl ConsoleGame {
                 out,
                 "Hint: {} ({}).",
                 path_text(&pos, best),
-                score_text(result.score)
+                score::text(result.score)
             )?;
         }
         if result.lines.len() > 1 {
@@ -441,7 +437,7 @@ impl ConsoleGame {
                     out,
                     "Damiera plays {} ({}).",
                     path_text(&pos, mv),
-                    score_text(result.score)
+                    score::text(result.score)
                 )?;
                 self.play(mv);
             }
@@ -463,21 +459,16 @@ impl ConsoleGame {
             side.name()
         )?;
         out.flush()?;
-        let control = SearchControl::new();
-        let ctx = SearchContext {
-            tt: &self.tt,
-            control: &control,
-            style: Style::FULL,
-            threads: 1,
-            egdb: self.egdb.as_deref(),
-            multipv: lines,
-            rules: self.game.rules(),
-            weights: &self.weights,
-            contempt: CONTEMPT,
-        };
-        let history = self.game.history_keys();
+        if self.engine.options().multipv != lines {
+            let options = EngineOptions {
+                multipv: lines,
+                ..self.engine.options().clone()
+            };
+            // The table size stays, so this cannot fail.
+            let _ = self.engine.configure(options);
+        }
         let mut printer = InfoPrinter::new(pos, out);
-        let result = search(&pos, &history, &self.think.limits(), &ctx, |info| {
+        let result = self.engine.think(&self.game, &self.think.limits(), |info| {
             if info.multipv == 1 {
                 printer.info(info)
             }
@@ -653,11 +644,11 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
     let mut line = format!(
         "  depth {:>2}  score {:>6}  nodes {:>8}  {:>5.2} s ",
         info.depth,
-        score_text(info.score),
+        score::text(info.score),
         info.nodes,
         info.time.as_secs_f64(),
     );
-    for word in pv_texts(pos, &info.pv) {
+    for word in line_words(pos, &info.pv, usize::MAX) {
         if line.len() + 1 + word.len() > WIDTH {
             break;
         }
@@ -669,11 +660,11 @@ fn info_line(pos: &Position, info: &SearchInfo) -> String {
 
 /// One of the best moves, for `hint`: `  2. 21-17   -0.10  21-17 10-14 ...`.
 fn ranked_line(pos: &Position, rank: usize, line: &RootLine) -> String {
-    let words = pv_texts(pos, &line.pv);
+    let words = line_words(pos, &line.pv, usize::MAX);
     let mut text = format!(
         "  {rank}. {:<9} {:>11} ",
         words.first().map_or("", String::as_str),
-        score_text(line.score)
+        score::text(line.score)
     );
     for word in &words {
         if text.len() + 1 + word.len() > WIDTH {
@@ -683,29 +674,6 @@ fn ranked_line(pos: &Position, rank: usize, line: &RootLine) -> String {
         text.push_str(word);
     }
     text
-}
-
-/// A principal variation in path form; stops at the first move that is not legal.
-fn pv_texts(pos: &Position, pv: &[Move]) -> Vec<String> {
-    let mut pos = *pos;
-    let mut words = Vec::new();
-    for &mv in pv {
-        if !legal_moves(&pos).contains(&mv) {
-            break;
-        }
-        words.push(path_text(&pos, mv));
-        pos = pos.play(mv);
-    }
-    words
-}
-
-/// A score for people: `+0.25`, or `win in 7` / `loss in 4` (plies) when proven.
-fn score_text(score: i32) -> String {
-    match plies_to_end(score) {
-        Some(n) if n >= 0 => format!("win in {n}"),
-        Some(n) => format!("loss in {}", -n),
-        None => format!("{:+.2}", in_men(score)),
-    }
 }
 
 /// The legal moves in path form, sorted by their squares.
@@ -735,12 +703,15 @@ pub fn run(
         None => Think::Time(args.time),
     };
     let start = args.fen.unwrap_or_else(Position::start);
-    let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(std::io::Error::other)?;
+    let engine = Thinker::new(EngineOptions {
+        tt_mib: TT_MIB,
+        weights: std::sync::Arc::clone(eval.weights()),
+        egdb: load_databases(args.egdb_path.as_deref()).map_err(std::io::Error::other)?,
+        ..EngineOptions::default()
+    })
+    .map_err(std::io::Error::other)?;
     let rules = DrawRules::default().with_quiet_moves(args.draw_moves);
-    let mut game = ConsoleGame::new(start, args.color.color(), think)
-        .with_egdb(egdb)
-        .with_weights(std::sync::Arc::clone(eval.weights()))
-        .with_rules(rules);
+    let mut game = ConsoleGame::new(start, args.color.color(), think, engine).with_rules(rules);
     game.begin(out)?;
     play_lines(&mut game, input, out)
 }

@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::CliError;
+use crate::engine::EngineOptions;
 use crate::game::DrawRules;
 use crate::game::openings::{ballots, default_openings, load_openings};
 use crate::search::Style;
@@ -86,14 +87,17 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
         random_plies: args.random_plies,
         openings,
         max_plies: args.max_plies as usize,
-        style: if args.style == "hce" {
-            Style::HCE
-        } else {
-            Style::FULL
+        engine: EngineOptions {
+            style: if args.style == "hce" {
+                Style::HCE
+            } else {
+                Style::FULL
+            },
+            tt_mib: 8,
+            weights: Arc::clone(eval.weights()),
+            ..EngineOptions::default()
         },
-        tt_mib: 8,
         rules: DrawRules::default().with_quiet_moves(args.draw_moves),
-        weights: Arc::clone(eval.weights()),
     };
     let partial = partial_path(&args.output);
     let file = File::create(&partial)

@@ -1,6 +1,16 @@
-//! The engine: a search thread fed by a channel. The caller (Hub loop, console, tools)
-//! never blocks on a search: [`Engine::go`] returns at once, [`Engine::stop`] and
-//! [`Engine::ponder_hit`] only set flags, and results arrive as [`EngineEvent`]s.
+//! The engine: the one way into the search. Every front end (the Hub session, the
+//! CheckerBoard DLL, console play, analysis, bench, self-play, the tests) sets up a
+//! search with one [`EngineOptions`] and asks for it here:
+//!
+//! - [`Thinker::think`] blocks until the move (the tools that wait for it);
+//! - [`Engine`] searches on a thread of its own: [`Engine::go`] returns at once,
+//!   [`Engine::stop`] and [`Engine::ponder_hit`] only set flags, and results arrive as
+//!   [`EngineEvent`]s (the Hub session, the web board's engine).
+//!
+//! Nothing outside this room builds a search context or calls the search itself.
+
+mod options;
+mod thinker;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -9,56 +19,25 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::board::Position;
+pub use options::{CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name};
+pub use thinker::{Stopper, Thinker};
+
+use crate::clock::Limits;
 use crate::egdb::Egdb;
-use crate::game::DrawRules;
-use crate::search::eval::embedded_weights;
-use crate::search::{
-    Limits, PatternWeights, SearchContext, SearchControl, SearchInfo, SearchResult, Style,
-    TranspositionTable, search,
-};
+use crate::game::Game;
+use crate::search::{SearchControl, SearchInfo, SearchResult, TranspositionTable};
 
-/// Engine settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// Search threads (Lazy SMP), 1..=64.
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    pub tt_mib: usize,
-    /// Search features.
-    pub style: Style,
-    /// Best root moves searched and reported per iteration (MultiPV), 1..=32.
-    pub multipv: usize,
-    /// The draw rules the search plays under (its move limit).
-    pub rules: DrawRules,
-    /// Contempt for draws in play, hundredths of a man (see
-    /// [`SearchContext::contempt`]).
-    pub contempt: i32,
-}
-
-/// The default contempt for draws, hundredths of a man.
-pub const CONTEMPT: i32 = 0;
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            threads: 1,
-            tt_mib: 64,
-            style: Style::FULL,
-            multipv: 1,
-            rules: DrawRules::default(),
-            contempt: CONTEMPT,
-        }
-    }
+/// The endgame databases of `dir` (or of the default directory when `None`), shared, for
+/// [`EngineOptions::egdb`]; `Ok(None)` when there are none.
+pub fn load_databases(dir: Option<&std::path::Path>) -> Result<Option<Arc<Egdb>>, String> {
+    crate::egdb::load(dir).map(|db| db.map(Arc::new))
 }
 
 /// What to search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoRequest {
-    /// The position.
-    pub position: Position,
-    /// Keys of earlier game positions since the last irreversible move (repetitions).
-    pub history: Vec<u64>,
+    /// The game whose position is searched (its history and draw rules count).
+    pub game: Game,
     /// When to stop.
     pub limits: Limits,
     /// Start in ponder mode (no time limit until [`Engine::ponder_hit`]).
@@ -89,64 +68,67 @@ pub trait Searcher {
     /// Clears the transposition table (between games, and for reproducible searches).
     fn new_game(&mut self);
     /// Changes settings before the next search. A new table size is allocated here,
-    /// fallibly: when it cannot be had, nothing changes and the error says so.
+    /// fallibly: when it cannot be had, nothing changes and the error says so. The
+    /// engine keeps the weights and databases of `options` until replaced, then drops
+    /// its references.
     fn configure(&mut self, options: EngineOptions) -> Result<(), String>;
-    /// Endgame databases for the following searches (`None`: play without).
-    fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>);
-    /// Pattern evaluation weights for the following searches; the engine keeps them
-    /// until replaced, then drops its reference.
-    fn set_weights(&mut self, weights: Arc<PatternWeights>);
 }
 
-enum Job {
+/// What the search thread is asked to do.
+enum Order {
     Go(GoRequest),
     NewGame,
     Configure(EngineOptions, Option<TranspositionTable>),
-    SetEgdb(Option<Arc<Egdb>>),
-    SetWeights(Arc<PatternWeights>),
 }
 
 /// Handle to the search thread.
 pub struct Engine {
     control: Arc<SearchControl>,
-    jobs: Option<Sender<Job>>,
+    orders: Option<Sender<Order>>,
     thread: Option<JoinHandle<()>>,
     options: EngineOptions,
 }
 
 impl Engine {
     /// Starts the search thread; events arrive on the returned receiver.
-    pub fn spawn(options: EngineOptions) -> (Engine, Receiver<EngineEvent>) {
+    /// A table of the size asked that cannot be had is an error.
+    pub fn spawn(options: EngineOptions) -> Result<(Engine, Receiver<EngineEvent>), String> {
         let control = Arc::new(SearchControl::new());
-        let (job_tx, job_rx) = unbounded();
+        let tt = TranspositionTable::try_new(options.tt_mib)?;
+        let thinker = Thinker::with_control(tt, options.clone(), Arc::clone(&control));
+        let (order_tx, order_rx) = unbounded();
         let (event_tx, event_rx) = unbounded();
-        let thread_control = Arc::clone(&control);
         let thread = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || search_thread(job_rx, event_tx, thread_control, options))
-            .ok();
-        (
+            .spawn(move || search_thread(order_rx, event_tx, thinker))
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        Ok((
             Engine {
                 control,
-                jobs: Some(job_tx),
-                thread,
+                orders: Some(order_tx),
+                thread: Some(thread),
                 options,
             },
             event_rx,
-        )
+        ))
     }
 
-    fn send(&self, job: Job) {
-        if let Some(jobs) = &self.jobs {
+    /// A handle that stops this engine's searches from any thread.
+    pub fn stopper(&self) -> Stopper {
+        Stopper::new(Arc::clone(&self.control))
+    }
+
+    fn send(&self, order: Order) {
+        if let Some(orders) = &self.orders {
             // The thread only ends when the sender is dropped, so this cannot fail.
-            let _ = jobs.send(job);
+            let _ = orders.send(order);
         }
     }
 }
 
 impl Searcher for Engine {
     fn options(&self) -> EngineOptions {
-        self.options
+        self.options.clone()
     }
 
     /// The stop flag is cleared here, before the request is sent, so a
@@ -156,7 +138,7 @@ impl Searcher for Engine {
         self.control
             .pondering
             .store(request.ponder, Ordering::SeqCst);
-        self.send(Job::Go(request));
+        self.send(Order::Go(request));
     }
 
     fn stop(&mut self) {
@@ -168,7 +150,7 @@ impl Searcher for Engine {
     }
 
     fn new_game(&mut self) {
-        self.send(Job::NewGame);
+        self.send(Order::NewGame);
     }
 
     fn configure(&mut self, options: EngineOptions) -> Result<(), String> {
@@ -177,100 +159,46 @@ impl Searcher for Engine {
         } else {
             None
         };
-        self.options = options;
-        self.send(Job::Configure(options, table));
+        self.options = options.clone();
+        self.send(Order::Configure(options, table));
         Ok(())
-    }
-
-    fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
-        self.send(Job::SetEgdb(egdb));
-    }
-
-    fn set_weights(&mut self, weights: Arc<PatternWeights>) {
-        self.send(Job::SetWeights(weights));
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         Searcher::stop(self);
-        self.jobs = None;
+        self.orders = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
     }
 }
 
-fn search_thread(
-    jobs: Receiver<Job>,
-    events: Sender<EngineEvent>,
-    control: Arc<SearchControl>,
-    mut options: EngineOptions,
-) {
-    let mut tt = TranspositionTable::new(options.tt_mib);
-    let mut egdb: Option<Arc<Egdb>> = None;
-    let mut weights = embedded_weights();
-    for job in jobs {
-        match job {
-            Job::NewGame => tt.clear(),
-            Job::Configure(new, table) => {
-                if let Some(table) = table {
-                    tt = table;
-                }
-                options = new;
-            }
-            Job::SetEgdb(db) => egdb = db,
-            Job::SetWeights(w) => weights = w,
-            Job::Go(request) => {
-                let tools = Tools {
-                    tt: &tt,
-                    egdb: egdb.as_deref(),
-                    weights: &weights,
-                };
-                let result = run_search(&request, tools, &control, &options, &events);
+fn search_thread(orders: Receiver<Order>, events: Sender<EngineEvent>, mut thinker: Thinker) {
+    for order in orders {
+        match order {
+            Order::NewGame => thinker.new_game(),
+            Order::Configure(options, table) => thinker.replace(options, table),
+            Order::Go(request) => {
+                let result = run_search(&request, &thinker, &events);
                 let _ = events.send(EngineEvent::Done(result));
             }
         }
     }
 }
 
-/// What the search thread owns and lends to each search.
-#[derive(Clone, Copy)]
-struct Tools<'a> {
-    tt: &'a TranspositionTable,
-    egdb: Option<&'a Egdb>,
-    weights: &'a PatternWeights,
-}
-
 fn run_search(
     request: &GoRequest,
-    tools: Tools,
-    control: &SearchControl,
-    options: &EngineOptions,
+    thinker: &Thinker,
     events: &Sender<EngineEvent>,
 ) -> SearchResult {
-    let ctx = SearchContext {
-        tt: tools.tt,
-        control,
-        style: options.style,
-        threads: options.threads,
-        egdb: tools.egdb,
-        multipv: options.multipv,
-        rules: options.rules,
-        weights: tools.weights,
-        contempt: options.contempt,
-    };
-    let result = search(
-        &request.position,
-        &request.history,
-        &request.limits,
-        &ctx,
-        |info| {
-            let _ = events.send(EngineEvent::Info(info.clone()));
-        },
-    );
+    let result = thinker.search(&request.game, &request.limits, |info| {
+        let _ = events.send(EngineEvent::Info(info.clone()));
+    });
     // Analysis and pondering hold the answer until `stop` (or, when pondering, until
     // `ponder-hit`: the search was then already complete).
+    let control = thinker.control();
     while !control.stop.load(Ordering::SeqCst)
         && (request.limits.infinite || control.pondering.load(Ordering::SeqCst))
     {
@@ -282,6 +210,9 @@ fn run_search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
+    use crate::search::PatternWeights;
+    use crate::search::eval::embedded_weights;
 
     fn wait_done(events: &Receiver<EngineEvent>) -> SearchResult {
         loop {
@@ -298,10 +229,10 @@ mod tests {
         let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
-        });
+        })
+        .unwrap();
         engine.go(GoRequest {
-            position: Position::start(),
-            history: vec![],
+            game: Game::new(Position::start()),
             limits: Limits::depth(4),
             ponder: false,
         });
@@ -315,14 +246,11 @@ mod tests {
         let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
-        });
-        let limits = Limits {
-            infinite: true,
-            ..Limits::default()
-        };
+        })
+        .unwrap();
+        let limits = Limits::infinite();
         engine.go(GoRequest {
-            position: Position::start(),
-            history: vec![],
+            game: Game::new(Position::start()),
             limits,
             ponder: false,
         });
@@ -336,15 +264,12 @@ mod tests {
         let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
-        });
+        })
+        .unwrap();
         for _ in 0..20 {
-            let limits = Limits {
-                infinite: true,
-                ..Limits::default()
-            };
+            let limits = Limits::infinite();
             engine.go(GoRequest {
-                position: Position::start(),
-                history: vec![],
+                game: Game::new(Position::start()),
                 limits,
                 ponder: false,
             });
@@ -358,7 +283,8 @@ mod tests {
         let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
-        });
+        })
+        .unwrap();
         let huge = EngineOptions {
             tt_mib: 1 << 40,
             ..engine.options()
@@ -373,8 +299,7 @@ mod tests {
         );
         assert_eq!(engine.options().tt_mib, 1);
         engine.go(GoRequest {
-            position: Position::start(),
-            history: vec![],
+            game: Game::new(Position::start()),
             limits: Limits::depth(3),
             ponder: false,
         });
@@ -386,14 +311,19 @@ mod tests {
         let (mut engine, events) = Engine::spawn(EngineOptions {
             tt_mib: 1,
             ..EngineOptions::default()
-        });
+        })
+        .unwrap();
         let first = Arc::new(PatternWeights::material_only());
         let weak = Arc::downgrade(&first);
-        engine.set_weights(first);
+        engine
+            .configure(EngineOptions {
+                weights: first,
+                ..engine.options()
+            })
+            .unwrap();
         let search = |engine: &mut Engine| {
             engine.go(GoRequest {
-                position: Position::start(),
-                history: vec![],
+                game: Game::new(Position::start()),
                 limits: Limits::depth(2),
                 ponder: false,
             });
@@ -401,7 +331,12 @@ mod tests {
         };
         search(&mut engine);
         assert!(weak.upgrade().is_some(), "in use");
-        engine.set_weights(embedded_weights());
+        engine
+            .configure(EngineOptions {
+                weights: embedded_weights(),
+                ..engine.options()
+            })
+            .unwrap();
         search(&mut engine); // the thread has taken the new weights
         assert!(weak.upgrade().is_none(), "freed once replaced");
     }

@@ -24,7 +24,7 @@ pub mod pdn_file;
 pub mod replay;
 mod rules;
 
-pub use rules::{DrawReason, DrawRules, Verdict, WinReason};
+pub use rules::{DrawReason, DrawRules, Verdict, WinReason, repeats_in_search};
 
 use crate::board::{Move, Position};
 use crate::movegen::{MoveError, is_irreversible, legal_moves, parse_move};

@@ -10,6 +10,20 @@ use std::fmt;
 
 use crate::board::Color;
 
+/// The search's shortcut of the repetition rule: inside a search tree a position that
+/// comes back even once (twofold) is scored a draw, as engines do — going round in
+/// circles gains nothing, and a side that could win would not repeat. `keys` are the
+/// keys of the earlier positions on the path (game history then search line, oldest
+/// first), `run` the reversible plies leading to `key`'s position: only a position of the
+/// same side to move, an even number of plies back within the run, can be the same.
+#[inline]
+pub fn repeats_in_search(keys: &[u64], key: u64, run: usize) -> bool {
+    let n = keys.len();
+    (2..=run.min(n))
+        .step_by(2)
+        .any(|back| keys[n - back] == key)
+}
+
 /// The draw rules of a game. `None` switches a rule off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DrawRules {

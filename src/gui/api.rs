@@ -13,12 +13,12 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::clock::TimeControl;
 use super::game::{PdnLoad, ShownGame};
 use super::http::{MAX_BODY, query_value};
 use super::review::{self, Review};
 use super::state::{App, EngineCmd, Mode, State};
 use crate::board::{Color, Position};
+use crate::clock::TimeControl;
 use crate::hub::response::ParamType;
 
 /// Longest text accepted for a `string` engine parameter.

@@ -18,12 +18,14 @@ use super::game::board_json;
 use super::review::Eval;
 use super::state::{App, EngineCmd, EngineStatus, Mode, State};
 use crate::board::{Color, Position};
+use crate::clock::Limits;
 use crate::hub::client::{EngineProc, EngineSpec, EngineStderr};
-use crate::hub::parser::{Clock, GoMode, Level, PositionSpec, parse_line};
+use crate::hub::parser::{GoMode, PositionSpec, parse_line};
 use crate::hub::response::{Done, Info};
 use crate::hub::{Command, Response, parse_response};
 use crate::movegen::{capture_paths, parse_move, path_text};
-use crate::review::{from_hub_men, score_text, white_view};
+use crate::review::from_hub_men;
+use crate::search::score::{white_text, white_view};
 
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -52,7 +54,7 @@ struct Want {
     start: Position,
     moves: Vec<String>,
     pos: Position,
-    level: Level,
+    level: Limits,
     mode: GoMode,
     /// Think: when to stop an overrunning search; review: when to stop the search.
     limit: Option<Duration>,
@@ -88,28 +90,20 @@ pub struct Worker {
     sent: BTreeMap<String, String>,
 }
 
-/// The `level` for the engine's move: its clock (time before the increment, as the Hub
-/// protocol counts it) or the seconds per move; and when to stop it at the latest.
-fn think_level(st: &State, side: Color) -> (Level, Duration) {
-    match st.clocks.control() {
-        Some(control) => {
-            let left = st.clocks.left(side, Instant::now());
-            let before_inc = left.as_secs_f64() - control.inc.as_secs_f64();
-            let level = Level {
-                clock: Some(Clock {
-                    moves: None,
-                    time: (before_inc * 1000.0).round() / 1000.0,
-                    inc: control.inc.as_secs_f64(),
-                }),
-                ..Level::default()
+/// The limits of the engine's move: its clock or the seconds per move; and when to stop
+/// it at the latest.
+fn think_level(st: &State, side: Color) -> (Limits, Duration) {
+    let now = Instant::now();
+    match st.clocks.time_left(side, now) {
+        Some(clock) => {
+            let level = Limits {
+                clock: Some(clock),
+                ..Limits::default()
             };
-            (level, left + THINK_GRACE)
+            (level, st.clocks.left(side, now) + THINK_GRACE)
         }
         None => {
-            let level = Level {
-                move_time: Some(st.settings.movetime),
-                ..Level::default()
-            };
+            let level = Limits::move_time(st.settings.movetime);
             (
                 level,
                 Duration::from_secs_f64(st.settings.movetime) + THINK_GRACE,
@@ -131,10 +125,7 @@ fn wanted(st: &State) -> Option<Want> {
             start: job.start,
             moves: job.moves,
             pos: job.pos,
-            level: Level {
-                move_time: Some(seconds),
-                ..Level::default()
-            },
+            level: Limits::move_time(seconds),
             mode: GoMode::Analyze,
             limit: Some(Duration::from_secs_f64(seconds)),
             clock_side: None,
@@ -153,10 +144,7 @@ fn wanted(st: &State) -> Option<Want> {
                 start: game.start(),
                 moves,
                 pos: game.current(),
-                level: Level {
-                    infinite: true,
-                    ..Level::default()
-                },
+                level: Limits::infinite(),
                 mode: GoMode::Analyze,
                 limit: None,
                 clock_side: None,
@@ -248,7 +236,7 @@ fn info_json(line: &str, info: &Info, pos: Position) -> Value {
         "depth": info.depth,
         "score": info.score,
         "white_score": white.map(crate::search::score::in_men),
-        "score_text": white.map(score_text),
+        "score_text": white.map(white_text),
         "nodes": info.nodes,
         "time": info.time,
         "nps": info.nps,

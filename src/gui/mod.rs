@@ -2,7 +2,6 @@
 //! a Hub engine process as any external GUI would.
 //!
 //! - [`tree`] and [`game`]: every line played, the line shown, PDN in and out;
-//! - [`clock`]: time plus increment per side;
 //! - [`review`]: a line's positions searched one by one and scored (the shared
 //!   [`crate::review`] room);
 //! - [`state`]: the shared state and how changes are published;
@@ -13,7 +12,6 @@
 //! - [`pool`]: the bounded worker pool the requests run on.
 
 pub mod api;
-pub mod clock;
 pub mod engine;
 pub mod events;
 pub mod game;

@@ -10,11 +10,11 @@ use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 
-use super::clock::{Clocks, TimeControl, side_name};
 use super::events::Broadcaster;
 use super::game::{Ending, ShownGame, board_json, legal_json};
 use super::review::Review;
 use crate::board::{Color, Position};
+use crate::clock::{GameClock, TimeControl};
 use crate::hub::response::{Param, ParamType};
 
 /// Play against the engine, or analyse with it.
@@ -62,7 +62,7 @@ pub struct State {
     /// The user's choices.
     pub settings: Settings,
     /// The clocks (time control `None`: seconds per move instead).
-    pub clocks: Clocks,
+    pub clocks: GameClock,
     /// Changes with every change of game or settings; the engine thread compares it.
     pub version: u64,
     /// Changes with every event sent (also of the engine's status and analysis), so
@@ -121,7 +121,7 @@ impl State {
                 analysing: false,
                 review_seconds: 1.0,
             },
-            clocks: Clocks::new(None),
+            clocks: GameClock::new(None),
             version: 0,
             revision: 0,
             engine: EngineStatus::Starting,
@@ -140,12 +140,12 @@ impl State {
     /// A new game from `game`: the clocks are set back, the review dropped.
     pub fn new_game(&mut self, game: ShownGame) {
         self.game = game;
-        self.clocks = Clocks::new(self.clocks.control());
+        self.clocks = GameClock::new(self.clocks.control());
     }
 
     /// Sets the time control (`None`: seconds per move) and sets the clocks back.
     pub fn set_time_control(&mut self, control: Option<TimeControl>) {
-        self.clocks = Clocks::new(control);
+        self.clocks = GameClock::new(control);
     }
 
     /// True in play mode when `side` is the engine's.
@@ -262,7 +262,7 @@ impl State {
             "last_move": self.game.last_move(),
             "legal": legal,
             "result": ending.map(|e| json!({"result": e.result, "reason": e.reason})),
-            "clock": self.clocks.to_json(Instant::now()),
+            "clock": clock_json(&self.clocks, Instant::now()),
             "settings": {
                 "mode": if s.mode == Mode::Play { "play" } else { "analyse" },
                 "engine_side": s.engine_side.map_or("none", side_name),
@@ -404,4 +404,29 @@ impl App {
             })
             .is_ok()
     }
+}
+
+/// `white` or `black`, as the page names the sides.
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The clocks as the page reads them at `now`: seconds left per side, which runs.
+pub fn clock_json(clocks: &GameClock, now: Instant) -> Value {
+    let Some(control) = clocks.control() else {
+        return Value::Null;
+    };
+    let secs = |c: Color| (clocks.left(c, now).as_secs_f64() * 1000.0).round() / 1000.0;
+    json!({
+        "time": control.base.as_secs_f64(),
+        "inc": control.inc.as_secs_f64(),
+        "white": secs(Color::White),
+        "black": secs(Color::Black),
+        "running": clocks.running().map(side_name),
+        "paused": clocks.paused(),
+        "flag": clocks.flag().map(side_name),
+    })
 }

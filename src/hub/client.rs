@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use crate::board::Position;
-use crate::hub::parser::{GoMode, Level, PositionSpec};
+use crate::clock::Limits;
+use crate::hub::parser::{GoMode, PositionSpec};
 use crate::hub::response::Param;
 use crate::hub::{Command, Response, parse_response};
 
@@ -283,7 +284,7 @@ impl EngineProc {
         &mut self,
         start: &Position,
         moves: &[String],
-        level: Level,
+        level: Limits,
         limit: Duration,
     ) -> Result<Thought, EngineFailure> {
         self.send(&Command::Pos {

@@ -19,6 +19,8 @@ use nom::multi::many0;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
+use crate::clock::{Limits, TimeLeft, millis, seconds_text};
+
 /// Error for a line that names a known command or response but has a bad argument.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
@@ -264,33 +266,6 @@ pub enum PositionSpec {
     Hub(String),
 }
 
-/// Clock-based time control: `level [moves=M] time=S [inc=S]`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Clock {
-    /// Moves until the next time control; `None` for sudden death (`moves=0` too).
-    pub moves: Option<u32>,
-    /// Remaining time on the engine's clock, in seconds.
-    pub time: f64,
-    /// Increment added before every move, in seconds (0 when absent).
-    pub inc: f64,
-}
-
-/// Search limits of a `level` command; at least one field is set.
-/// When several limits are set, the search ends at the first one reached.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Level {
-    /// `depth=N`: maximum nominal depth in plies.
-    pub depth: Option<u32>,
-    /// `nodes=N`: maximum number of nodes.
-    pub nodes: Option<u64>,
-    /// `move-time=S`: fixed time for this move, in seconds.
-    pub move_time: Option<f64>,
-    /// `[moves=M] time=S [inc=S]`: game clock.
-    pub clock: Option<Clock>,
-    /// `infinite`: search until `stop` (ignored when a limit is also present).
-    pub infinite: bool,
-}
-
 /// Search mode of `go`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GoMode {
@@ -339,7 +314,7 @@ pub enum Command {
         moves: Vec<String>,
     },
     /// `level ...`: limits of the next search.
-    Level(Level),
+    Level(Limits),
     /// `go [think|ponder|analyze]`: starts a search.
     Go(GoMode),
     /// `ponder-hit`: the expected move was played; the ponder search becomes a normal one.
@@ -434,32 +409,39 @@ fn build_pos(args: &Args<'_>) -> Result<Command, String> {
     Ok(Command::Pos { position, moves })
 }
 
-fn build_clock(args: &Args<'_>) -> Result<Option<Clock>, String> {
+/// The engine's clock of `[moves=M] time=T [inc=I]`. On the wire the increment is added
+/// before the move, so `T + I` is usable now; in Damiera it is added after the move
+/// ([`crate::clock`]), so the reading is `remaining = T + I`.
+fn build_clock(args: &Args<'_>) -> Result<Option<TimeLeft>, String> {
     let moves = args.number::<u32>("moves")?;
     // `time` may be negative: clients that send their clock minus the increment (as
     // pydraughts does) go below zero when the clock is under one increment.
     let time = args.real("time")?;
     let inc = args.non_negative("inc")?;
     match time {
-        Some(time) => Ok(Some(Clock {
-            moves: moves.filter(|&m| m > 0),
-            time,
-            inc: inc.unwrap_or(0.0),
-        })),
+        Some(time) => {
+            let increment_ms = millis(inc.unwrap_or(0.0));
+            Ok(Some(TimeLeft {
+                remaining_ms: millis(time).saturating_add(increment_ms),
+                increment_ms,
+                moves_to_go: moves.filter(|&m| m > 0),
+            }))
+        }
         None if moves.is_some() || inc.is_some() => Err("missing time".to_string()),
         None => Ok(None),
     }
 }
 
-fn build_level(args: &Args<'_>) -> Result<Level, String> {
-    let level = Level {
+fn build_level(args: &Args<'_>) -> Result<Limits, String> {
+    let level = Limits {
         depth: args.number("depth")?,
         nodes: args.number("nodes")?,
         move_time: args.non_negative("move-time")?,
         clock: build_clock(args)?,
         infinite: args.has("infinite"),
+        analysis: false,
     };
-    if level == Level::default() {
+    if level == Limits::default() {
         return Err("missing limit (depth, nodes, move-time, time or infinite)".to_string());
     }
     Ok(level)
@@ -485,35 +467,37 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
     parse_line(line, lookup, build)
 }
 
-impl Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("level")?;
-        if let Some(d) = self.depth {
-            write_pair(f, "depth", d)?;
-        }
-        if let Some(n) = self.nodes {
-            write_pair(f, "nodes", n)?;
-        }
-        if let Some(t) = self.move_time {
-            write_pair(f, "move-time", t)?;
-        }
-        if let Some(c) = self.clock {
-            write_clock(f, &c)?;
-        }
-        if self.infinite {
-            f.write_str(" infinite")?;
-        }
-        Ok(())
+/// `level ...` for `limits` (the `analysis` flag has no Hub form).
+fn write_level(f: &mut fmt::Formatter<'_>, limits: &Limits) -> fmt::Result {
+    f.write_str("level")?;
+    if let Some(d) = limits.depth {
+        write_pair(f, "depth", d)?;
     }
+    if let Some(n) = limits.nodes {
+        write_pair(f, "nodes", n)?;
+    }
+    if let Some(t) = limits.move_time {
+        write_pair(f, "move-time", t)?;
+    }
+    if let Some(c) = limits.clock {
+        write_clock(f, &c)?;
+    }
+    if limits.infinite {
+        f.write_str(" infinite")?;
+    }
+    Ok(())
 }
 
-fn write_clock(f: &mut fmt::Formatter<'_>, c: &Clock) -> fmt::Result {
-    if let Some(m) = c.moves {
+/// `[moves=M] time=T [inc=I]`, `T` the clock before this move's increment (the wire's
+/// meaning, see [`build_clock`]).
+fn write_clock(f: &mut fmt::Formatter<'_>, c: &TimeLeft) -> fmt::Result {
+    if let Some(m) = c.moves_to_go {
         write_pair(f, "moves", m)?;
     }
-    write_pair(f, "time", c.time)?;
-    if c.inc != 0.0 {
-        write_pair(f, "inc", c.inc)?;
+    let time = c.remaining_ms.saturating_sub(c.increment_ms);
+    write_pair(f, "time", seconds_text(time))?;
+    if c.increment_ms != 0 {
+        write_pair(f, "inc", seconds_text(c.increment_ms))?;
     }
     Ok(())
 }
@@ -546,7 +530,7 @@ impl Display for Command {
                 write_pair(f, "value", value)
             }
             Command::Pos { position, moves } => write_pos(f, position, moves),
-            Command::Level(level) => level.fmt(f),
+            Command::Level(level) => write_level(f, level),
             Command::Go(mode) => write!(f, "go {}", mode.as_str()),
             Command::PonderHit => f.write_str("ponder-hit"),
             Command::Stop => f.write_str("stop"),

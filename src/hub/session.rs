@@ -11,20 +11,20 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, never, select, unbounded};
 
 use super::params::Params;
-use super::parser::{Command, GoMode, Level, PositionSpec, parse_command};
+use super::parser::{Command, GoMode, PositionSpec, parse_command};
 use super::response::{Done, Id, Info, Response};
 use crate::board::Position;
-use crate::engine::{Engine, EngineEvent, GoRequest, Searcher};
+use crate::clock::Limits;
+use crate::engine::{Engine, EngineEvent, GoRequest, Searcher, load_databases};
 use crate::game::{DrawRules, Game};
 use crate::movegen::hub_text;
 use crate::search::score::in_men;
-use crate::search::{Clock, Limits, SearchInfo, SearchResult};
+use crate::search::{SearchInfo, SearchResult};
 
 /// The search in progress.
 #[derive(Clone, Copy, Debug)]
@@ -57,7 +57,7 @@ pub struct Session<E: Searcher = Engine> {
     now: fn() -> Instant,
     params: Params,
     game: Game,
-    level: Level,
+    level: Limits,
     running: Option<Running>,
     queue: VecDeque<Queued>,
     quitting: bool,
@@ -69,28 +69,24 @@ pub struct Session<E: Searcher = Engine> {
 impl Session {
     /// A session with the given parameters, its engine started; the engine's events
     /// arrive on the returned receiver and go to [`Session::handle_event`].
-    pub fn new(params: Params) -> (Session, Receiver<EngineEvent>) {
-        let (engine, events) = Engine::spawn(params.engine_options());
-        (Session::with_engine(params, engine, Instant::now), events)
+    /// A transposition table of the size asked that cannot be had is an error.
+    pub fn new(params: Params) -> Result<(Session, Receiver<EngineEvent>), String> {
+        let (engine, events) = Engine::spawn(params.engine.clone())?;
+        Ok((Session::with_engine(params, engine, Instant::now), events))
     }
 }
 
 impl<E: Searcher> Session<E> {
-    /// A session over `engine`, already configured with `params`' engine options (it
-    /// gets their weights here), timing `ponder-hit` with `now`. The engine's events go
-    /// to [`Session::handle_event`].
-    pub fn with_engine(params: Params, mut engine: E, now: fn() -> Instant) -> Session<E> {
-        engine.set_weights(Arc::clone(params.eval_file.weights()));
-        let game = Game::with_rules(Position::start(), params.engine_options().rules);
+    /// A session over `engine`, already configured with `params.engine`, timing
+    /// `ponder-hit` with `now`. The engine's events go to [`Session::handle_event`].
+    pub fn with_engine(params: Params, engine: E, now: fn() -> Instant) -> Session<E> {
+        let game = Game::with_rules(Position::start(), params.rules());
         Session {
             engine,
             now,
             params,
             game,
-            level: Level {
-                infinite: true,
-                ..Level::default()
-            },
+            level: Limits::infinite(),
             running: None,
             queue: VecDeque::new(),
             quitting: false,
@@ -176,7 +172,7 @@ impl<E: Searcher> Session<E> {
         };
         match event {
             EngineEvent::Info(info) => {
-                let ranked = self.params.multipv > 1;
+                let ranked = self.params.engine.multipv > 1;
                 out.push(Response::Info(info_response(&info, &running, ranked)))
             }
             EngineEvent::Done(result) => {
@@ -270,13 +266,13 @@ impl<E: Searcher> Session<E> {
         let dir = Some(self.params.egdb_path.as_str())
             .filter(|p| !p.is_empty())
             .map(std::path::Path::new);
-        match crate::egdb::load(dir) {
-            Ok(db) => self.engine.set_egdb(db.map(std::sync::Arc::new)),
-            Err(e) => {
-                self.engine.set_egdb(None);
-                out.push(error(&e));
-            }
-        }
+        let egdb = load_databases(dir).unwrap_or_else(|e| {
+            out.push(error(&e));
+            None
+        });
+        self.params.engine.egdb = egdb;
+        // The table size is unchanged, so this cannot fail.
+        let _ = self.engine.configure(self.params.engine.clone());
         self.egdb_loaded = true;
     }
 
@@ -288,19 +284,14 @@ impl<E: Searcher> Session<E> {
             out.push(error(&format!("set-param: {reason}")));
             return;
         }
-        let options = self.params.engine_options();
-        if options != before.engine_options() {
-            if let Err(reason) = self.engine.configure(options) {
-                self.params = before;
-                out.push(error(&format!("set-param: {reason}")));
-                return;
-            }
-            self.game.set_rules(self.rules());
+        if self.params.engine != before.engine
+            && let Err(reason) = self.engine.configure(self.params.engine.clone())
+        {
+            self.params = before;
+            out.push(error(&format!("set-param: {reason}")));
+            return;
         }
-        if self.params.eval_file != before.eval_file {
-            self.engine
-                .set_weights(Arc::clone(self.params.eval_file.weights()));
-        }
+        self.game.set_rules(self.rules());
         if self.egdb_loaded && self.params.egdb_path != before.egdb_path {
             self.load_egdb(out);
         }
@@ -309,8 +300,7 @@ impl<E: Searcher> Session<E> {
     fn go(&mut self, mode: GoMode) {
         let ponder = mode == GoMode::Ponder;
         self.engine.go(GoRequest {
-            position: self.game.position(),
-            history: self.game.history_keys(),
+            game: self.game.clone(),
             limits: limits(&self.level, mode),
             ponder,
         });
@@ -322,7 +312,7 @@ impl<E: Searcher> Session<E> {
     }
 
     fn rules(&self) -> DrawRules {
-        self.params.engine_options().rules
+        self.params.rules()
     }
 
     fn ponder_hit(&mut self) {
@@ -371,24 +361,14 @@ fn error(message: &str) -> Response {
 
 /// The search limits of a `go` under `level`: `go analyze` searches until `stop`
 /// whatever the level; `infinite` counts only when no other limit is given.
-pub fn limits(level: &Level, mode: GoMode) -> Limits {
+pub fn limits(level: &Limits, mode: GoMode) -> Limits {
     if mode == GoMode::Analyze {
-        return Limits {
-            infinite: true,
-            ..Limits::default()
-        };
+        return Limits::infinite();
     }
     let limits = Limits {
-        depth: level.depth,
-        nodes: level.nodes,
-        move_time: level.move_time,
-        clock: level.clock.map(|c| Clock {
-            time: c.time,
-            inc: c.inc,
-            moves_to_go: c.moves,
-        }),
         infinite: false,
         analysis: false,
+        ..*level
     };
     Limits {
         infinite: level.infinite && limits == Limits::default(),
@@ -429,7 +409,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let (mut session, events) = Session::new(Params::default());
+    let (mut session, events) = Session::new(Params::default()).map_err(io::Error::other)?;
     let mut lines = spawn_reader(input);
     while !session.is_finished() {
         let responses = select! {

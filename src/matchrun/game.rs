@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use crate::board::{Color, Move, Position};
+use crate::clock::{Limits, TimeControl, TimeLeft};
 use crate::game::{DrawRules, Game, Verdict};
-use crate::hub::parser::{Clock, Level};
 use crate::movegen::{hub_text, parse_move, path_text};
 
 use super::stats::GameOutcome;
@@ -22,39 +22,6 @@ pub const UNTIMED_LIMIT: Duration = Duration::from_secs(60);
 
 /// How long the `hub`/`init` handshake may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Search limits sent with `level`; several may be combined.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Limits {
-    /// Game clock: base seconds and increment seconds (added after each move).
-    pub tc: Option<(f64, f64)>,
-    /// Fixed seconds per move.
-    pub movetime: Option<f64>,
-    /// Depth limit in plies.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-}
-
-impl Limits {
-    /// The PDN `TimeControl` value, e.g. `10+0.1`, `movetime 0.2`, `depth 3`.
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some((base, inc)) = self.tc {
-            parts.push(format!("{base}+{inc}"));
-        }
-        if let Some(t) = self.movetime {
-            parts.push(format!("movetime {t}"));
-        }
-        if let Some(d) = self.depth {
-            parts.push(format!("depth {d}"));
-        }
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes {n}"));
-        }
-        parts.join(", ")
-    }
-}
 
 /// The game's draw rules and the runner's own adjudication.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,10 +45,20 @@ impl Default for Adjudication {
     }
 }
 
+impl GameSettings {
+    /// The PDN `TimeControl` value, e.g. `10+0.1`, `movetime 0.2`, `depth 3`.
+    pub fn describe_limits(&self) -> String {
+        self.limits.describe(self.time_control)
+    }
+}
+
 /// Everything a game needs besides its engines.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    /// Search limits.
+    /// The game clock, if the games are played on one.
+    pub time_control: Option<TimeControl>,
+    /// Limits of every move besides the clock: depth, nodes, time per move (its
+    /// `clock` is the runner's to fill in).
     pub limits: Limits,
     /// Extra time an engine may use beyond its clock before it forfeits.
     pub margin: Duration,
@@ -158,7 +135,7 @@ impl Slot {
         &mut self,
         start: &Position,
         moves: &[String],
-        level: Level,
+        level: Limits,
         limit: Duration,
     ) -> Result<Thought, EngineFailure> {
         let result = self
@@ -243,7 +220,7 @@ fn seconds(t: f64) -> Duration {
 
 impl GameState {
     fn new(start: Position, s: &GameSettings) -> GameState {
-        let base = s.limits.tc.map_or(0.0, |t| t.0);
+        let base = s.time_control.map_or(0.0, |t| t.base.as_secs_f64());
         GameState {
             game: Game::with_rules(start, s.adjudication.rules),
             hub_moves: Vec::new(),
@@ -259,24 +236,20 @@ impl GameState {
     }
 
     /// The `level` for the side to move and the deadline for its answer.
-    fn level(&self, s: &GameSettings) -> (Level, Duration) {
+    fn level(&self, s: &GameSettings) -> (Limits, Duration) {
         let side = color_index(self.pos().side_to_move());
         let mut limit = UNTIMED_LIMIT;
-        let mut level = Level {
+        let mut level = Limits {
             depth: s.limits.depth,
             nodes: s.limits.nodes,
-            ..Level::default()
+            ..Limits::default()
         };
-        if let Some((_, inc)) = s.limits.tc {
-            let time = (self.clocks[side].max(0.0) * 1000.0).round() / 1000.0;
-            level.clock = Some(Clock {
-                moves: None,
-                time,
-                inc,
-            });
-            limit = seconds(time).saturating_add(s.margin);
+        if let Some(tc) = s.time_control {
+            let clock = TimeLeft::from_secs(self.clocks[side].max(0.0), tc.inc.as_secs_f64(), None);
+            level.clock = Some(clock);
+            limit = seconds(clock.remaining()).saturating_add(s.margin);
         }
-        if let Some(t) = s.limits.movetime {
+        if let Some(t) = s.limits.move_time {
             level.move_time = Some(t);
             limit = limit.min(seconds(t).saturating_add(s.margin));
         }
@@ -285,7 +258,7 @@ impl GameState {
 
     /// Charges the mover's clock; `true` when the clock fell below minus the margin.
     fn charge_clock(&mut self, s: &GameSettings, elapsed: Duration) -> bool {
-        let Some((_, inc)) = s.limits.tc else {
+        let Some(inc) = s.time_control.map(|tc| tc.inc.as_secs_f64()) else {
             return false;
         };
         let side = color_index(self.pos().side_to_move());
@@ -433,7 +406,7 @@ fn finish(
         pdn.set_tag("SetUp", "1");
         pdn.set_tag("FEN", &start.to_fen());
     }
-    pdn.set_tag("TimeControl", &s.limits.describe());
+    pdn.set_tag("TimeControl", &s.describe_limits());
     pdn.set_tag("Termination", &termination);
     GameRecord {
         job,
@@ -449,10 +422,8 @@ mod tests {
 
     fn settings() -> GameSettings {
         GameSettings {
-            limits: Limits {
-                tc: Some((1.0, 0.1)),
-                ..Limits::default()
-            },
+            time_control: Some(TimeControl::new(1.0, 0.1)),
+            limits: Limits::default(),
             margin: Duration::from_millis(100),
             adjudication: Adjudication::default(),
             event: "test".into(),
@@ -529,16 +500,6 @@ mod tests {
             Some(Ending::Win(Color::White, "adjudication: score".into()))
         );
         assert_eq!(g.score_adjudication(&s, Color::White, Some(1.0)), None);
-    }
-
-    #[test]
-    fn describe_limits() {
-        let l = Limits {
-            tc: Some((10.0, 0.1)),
-            depth: Some(3),
-            ..Limits::default()
-        };
-        assert_eq!(l.describe(), "10+0.1, depth 3");
     }
 
     trait PlayText {

@@ -115,7 +115,7 @@ impl RunKey {
             openings: cfg.openings.len(),
             openings_digest: format!("{digest:016x}"),
             games: cfg.games,
-            limits: s.limits.describe(),
+            limits: s.describe_limits(),
             margin_ms: s.margin.as_millis() as u64,
             rules: format!(
                 "repetitions {:?}, quiet moves {:?}, max moves {}, score adjudication {:?}",

@@ -352,7 +352,8 @@ mod tests {
 
     #[test]
     fn jobs_pair_openings_with_reversed_colours() {
-        use crate::matchrun::game::{Adjudication, Limits};
+        use crate::clock::Limits;
+        use crate::matchrun::game::Adjudication;
         let spec = EngineSpec {
             if_declared: Vec::new(),
             name: "x".into(),
@@ -365,6 +366,7 @@ mod tests {
             games: 20,
             concurrency: 1,
             settings: GameSettings {
+                time_control: None,
                 limits: Limits::default(),
                 margin: std::time::Duration::ZERO,
                 adjudication: Adjudication::default(),

@@ -17,7 +17,9 @@ use crate::board::bitboard::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
 use crate::board::{Color, Move, Position};
 
 pub use list::{MAX_MOVES, MoveList};
-pub use notation::{MoveError, capture_paths, hub_text, parse_move, path_text, sort_moves};
+pub use notation::{
+    MoveError, capture_paths, hub_text, line_text, line_words, parse_move, path_text, sort_moves,
+};
 pub use perft::{divide, perft};
 
 /// The side for a const-generic color flag.

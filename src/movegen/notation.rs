@@ -91,6 +91,27 @@ pub fn path_text(pos: &Position, mv: Move) -> String {
     }
 }
 
+/// A line of moves from `pos` in path form, one word a move, at most `max`; it stops at
+/// the first move that is not legal where it is played.
+pub fn line_words(pos: &Position, moves: &[Move], max: usize) -> Vec<String> {
+    let mut p = *pos;
+    let mut words = Vec::new();
+    for &mv in moves.iter().take(max) {
+        if !legal_moves(&p).contains(&mv) {
+            break;
+        }
+        words.push(path_text(&p, mv));
+        p = p.play(mv);
+    }
+    words
+}
+
+/// [`line_words`] joined by spaces: `22-19 11-15 ...`. Every front end writes lines
+/// of play (principal variations) this way.
+pub fn line_text(pos: &Position, moves: &[Move], max: usize) -> String {
+    line_words(pos, moves, max).join(" ")
+}
+
 /// Collects the landing paths of one move, with their priority keys.
 struct PathsOf {
     target: Move,

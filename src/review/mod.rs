@@ -10,7 +10,7 @@
 pub mod annotate;
 
 use crate::board::{Color, Move, Position};
-use crate::search::score::{INFINITY, MAN, database_plies, in_men, plies_to_end};
+use crate::search::score::{self, INFINITY, MAN, in_men, white_view};
 
 /// The `--mistake` default of `damiera analyse`, in men.
 pub const MISTAKE: f64 = 0.3;
@@ -104,24 +104,9 @@ pub fn played_score_from_lines(
         .map(|(_, score)| score)
 }
 
-/// `score` (for `mover`) from White's view.
-pub fn white_view(mover: Color, score: i32) -> i32 {
-    if mover == Color::White { score } else { -score }
-}
-
-/// A White's-view score for people: `+0.25`, `-1.10`, or `White wins in 7` /
-/// `Black wins in 12` (plies to the end) for proven and endgame-database results.
-pub fn score_text(white: i32) -> String {
-    match plies_to_end(white).or(database_plies(white)) {
-        Some(n) if n >= 0 => format!("White wins in {n}"),
-        Some(n) => format!("Black wins in {}", -n),
-        None => format!("{:+.2}", in_men(white)),
-    }
-}
-
-/// [`score_text`] of `score`, given for `mover`.
+/// [`score::white_text`] of `score`, given for `mover`.
 pub fn white_view_text(mover: Color, score: i32) -> String {
-    score_text(white_view(mover, score))
+    score::white_text(score::white_view(mover, score))
 }
 
 /// A Hub `score=` (men, two decimals, side to move's view) in search units; `None` for
@@ -178,7 +163,7 @@ mod tests {
             white_view_text(Color::White, -(DB_WIN - 12)),
             "Black wins in 12"
         );
-        assert_eq!(score_text(0), "+0.00");
+        assert_eq!(score::white_text(0), "+0.00");
     }
 
     #[test]
@@ -190,7 +175,7 @@ mod tests {
         assert_eq!(from_hub_men(1e300), Some(INFINITY));
         assert_eq!(from_hub_men(f64::NAN), None);
         assert_eq!(
-            score_text(from_hub_men(-99.84).unwrap_or(0)),
+            score::white_text(from_hub_men(-99.84).unwrap_or(0)),
             "Black wins in 16"
         );
     }

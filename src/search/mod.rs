@@ -4,8 +4,8 @@
 
 mod busy;
 pub mod eval;
-pub mod limits;
 pub mod score;
+pub mod time;
 pub mod tt;
 mod worker;
 
@@ -13,10 +13,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use eval::{EvalStyle, PatternWeights, evaluate};
-pub use limits::{Budget, Clock, Limits};
+pub use time::Budget;
 pub use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
+use crate::clock::Limits;
 use crate::egdb::Egdb;
 use crate::game::DrawRules;
 use crate::movegen::legal_moves;
@@ -252,7 +253,7 @@ impl<'a> Shared<'a> {
 
 /// What a search runs with: the shared table, the control flags, features and threads.
 #[derive(Clone, Copy)]
-pub struct SearchContext<'a> {
+pub(crate) struct SearchContext<'a> {
     /// The transposition table (shared by all threads).
     pub tt: &'a TranspositionTable,
     /// Stop and ponder flags.
@@ -268,7 +269,7 @@ pub struct SearchContext<'a> {
     pub multipv: usize,
     /// The game's draw rules: a node whose run of reversible plies reaches the move
     /// limit is a draw. (Any repetition of a position on the path is a draw whatever
-    /// the rules say: going round in circles gains nothing.)
+    /// the rules say: [`crate::game::repeats_in_search`].)
     pub rules: DrawRules,
     /// The pattern evaluation's weights (owned by the engine or tool, see
     /// [`eval::EvalFile`]).
@@ -284,7 +285,7 @@ pub struct SearchContext<'a> {
 /// its last irreversible move (oldest first, `pos` excluded; [`crate::game::Game::history_keys`]),
 /// for repetitions, and its length is the run of reversible plies that the move limit
 /// counts. `report` gets each completed iteration.
-pub fn search(
+pub(crate) fn search(
     pos: &Position,
     history: &[u64],
     limits: &Limits,

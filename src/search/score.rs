@@ -1,6 +1,8 @@
 //! Scores: hundredths of a man from the side to move's view; proven results as
 //! `WIN - plies` (so the protocol prints a win in N plies as `100 - N/100` men).
 
+use crate::board::Color;
+
 /// One man, in score units.
 pub const MAN: i32 = 100;
 /// A win on the board now; a win in `n` plies scores `WIN - n`.
@@ -56,6 +58,41 @@ pub const fn database_plies(score: i32) -> Option<i32> {
 /// The score in men, as the Hub protocol reports it.
 pub fn in_men(score: i32) -> f64 {
     score as f64 / MAN as f64
+}
+
+/// Plies to the end of a result proven by the search or by the endgame databases
+/// (positive for a win, negative for a loss).
+pub const fn result_plies(score: i32) -> Option<i32> {
+    match plies_to_end(score) {
+        Some(n) => Some(n),
+        None => database_plies(score),
+    }
+}
+
+/// A score for people, from the view of the side it is given for: `+0.25`, `-1.10`, or
+/// `win in 7` / `loss in 12` (plies to the end, proven by the search or the databases).
+/// Every front end writes scores this way ([`white_text`] from White's view).
+pub fn text(score: i32) -> String {
+    match result_plies(score) {
+        Some(n) if n >= 0 => format!("win in {n}"),
+        Some(n) => format!("loss in {}", -n),
+        None => format!("{:+.2}", in_men(score)),
+    }
+}
+
+/// `score` (for `mover`) from White's view.
+pub fn white_view(mover: Color, score: i32) -> i32 {
+    if mover == Color::White { score } else { -score }
+}
+
+/// A White's-view score for people: `+0.25`, `-1.10`, or `White wins in 7` /
+/// `Black wins in 12`, as [`text`] says it for the side to move.
+pub fn white_text(white: i32) -> String {
+    match result_plies(white) {
+        Some(n) if n >= 0 => format!("White wins in {n}"),
+        Some(n) => format!("Black wins in {}", -n),
+        None => text(white),
+    }
 }
 
 /// Converts a score found `ply` plies below the root for storage in the table

@@ -10,6 +10,7 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Shared, Style};
 use crate::board::{Move, Position};
 use crate::egdb::Outcome;
+use crate::game::repeats_in_search;
 use crate::movegen::{
     MAX_MOVES, MoveList, generate_into, has_capture, has_quiet_move, is_irreversible, is_lost,
     opponent_threatens,
@@ -237,15 +238,10 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Whether the current position repeats an earlier one. `run` is the number of
-    /// reversible plies (king moves without capture) leading here; men moves and captures
-    /// cannot be undone, so no position before them can come back.
+    /// Whether the current position repeats an earlier one, by the search's shortcut of
+    /// the game's rule ([`repeats_in_search`]).
     fn is_repetition(&self, key: u64, run: usize) -> bool {
-        let n = self.keys.len();
-        let limit = run.min(n);
-        (2..=limit)
-            .step_by(2)
-            .any(|back| self.keys[n - back] == key)
+        repeats_in_search(&self.keys, key, run)
     }
 
     #[allow(clippy::too_many_arguments)]

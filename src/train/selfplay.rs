@@ -9,7 +9,6 @@
 //! once, and a game still going at `max_plies` is a draw.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crossbeam_channel::unbounded;
@@ -17,12 +16,11 @@ use crossbeam_channel::unbounded;
 use super::Rng;
 use super::data::Sample;
 use crate::board::{Color, Position};
+use crate::clock::Limits;
+use crate::engine::{EngineOptions, Thinker};
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{has_capture, legal_moves};
 use crate::search::score::{WIN, is_decisive};
-use crate::search::{
-    Limits, PatternWeights, SearchContext, SearchControl, Style, TranspositionTable, search,
-};
 use crate::shard::Shard;
 
 /// How the games are played.
@@ -44,14 +42,11 @@ pub struct SelfplayConfig {
     pub openings: Vec<Position>,
     /// A game still going after this many plies is a draw.
     pub max_plies: usize,
-    /// Search features (evaluation) of both sides.
-    pub style: Style,
-    /// Transposition table per game thread, MiB.
-    pub tt_mib: usize,
+    /// The engine of both sides, one per game thread (one search thread each; its
+    /// contempt is not used: self-play scores draws 0).
+    pub engine: EngineOptions,
     /// The draw rules the games are played (and searched) under.
     pub rules: DrawRules,
-    /// The pattern evaluation's weights.
-    pub weights: Arc<PatternWeights>,
 }
 
 /// One finished game.
@@ -76,10 +71,18 @@ pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
         for _ in 0..cfg.concurrency.max(1) {
             let (tx, next) = (tx.clone(), &next);
             scope.spawn(move || {
-                let tt = TranspositionTable::new(cfg.tt_mib);
+                let options = EngineOptions {
+                    threads: 1,
+                    multipv: 1,
+                    contempt: 0,
+                    ..cfg.engine.clone()
+                };
+                let Ok(thinker) = Thinker::new(options) else {
+                    return; // no table for this thread: the others play its games
+                };
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= games.end || tx.send(play_game(cfg, game, &tt)).is_err() {
+                    if game >= games.end || tx.send(play_game(cfg, game, &thinker)).is_err() {
                         break;
                     }
                 }
@@ -99,7 +102,7 @@ pub fn run(cfg: &SelfplayConfig, mut sink: impl FnMut(GameData)) {
 }
 
 /// Plays game number `game` (reproducible from the seed and the number alone).
-pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> GameData {
+pub fn play_game(cfg: &SelfplayConfig, game: u64, thinker: &Thinker) -> GameData {
     let mut rng = Rng::new(cfg.seed ^ game.wrapping_mul(0xD6E8_FEB8_6659_FD93));
     let mut pos = cfg.openings[rng.below(cfg.openings.len() as u64) as usize];
     let random = rng.below(cfg.random_plies as u64 + 1);
@@ -110,19 +113,7 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
         }
         pos = pos.play(moves[rng.below(moves.len() as u64) as usize]);
     }
-    tt.clear();
-    let control = SearchControl::new();
-    let ctx = SearchContext {
-        tt,
-        control: &control,
-        style: cfg.style,
-        threads: 1,
-        egdb: None,
-        multipv: 1,
-        rules: cfg.rules,
-        weights: &cfg.weights,
-        contempt: 0,
-    };
+    thinker.new_game();
     let mut record = Game::with_rules(pos, cfg.rules);
     let mut samples = Vec::new();
     let white_result = loop {
@@ -130,13 +121,7 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, tt: &TranspositionTable) -> Ga
             break result;
         }
         let pos = record.position();
-        let r = search(
-            &pos,
-            &record.history_keys(),
-            &Limits::nodes(cfg.nodes),
-            &ctx,
-            |_| {},
-        );
+        let r = thinker.think(&record, &Limits::nodes(cfg.nodes), |_| {});
         let white = |score: i32| {
             if pos.side_to_move() == Color::White {
                 score
@@ -199,10 +184,11 @@ mod tests {
             random_plies: 2,
             openings: crate::game::openings::default_openings(2),
             max_plies: 60,
-            style: Style::FULL,
-            tt_mib: 1,
+            engine: EngineOptions {
+                tt_mib: 1,
+                ..EngineOptions::default()
+            },
             rules: DrawRules::default(),
-            weights: crate::search::eval::embedded_weights(),
         }
     }
 

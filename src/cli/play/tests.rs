@@ -3,7 +3,12 @@ use super::*;
 /// A game at a small fixed depth, begun, with its opening output.
 fn game(fen: &str, human: Color) -> (ConsoleGame, String) {
     let pos = Position::parse(fen).expect("test position");
-    let mut game = ConsoleGame::new(pos, Some(human), Think::Depth(3));
+    let mut game = ConsoleGame::new(
+        pos,
+        Some(human),
+        Think::Depth(3),
+        ConsoleGame::default_engine().unwrap(),
+    );
     let mut out = Vec::new();
     game.begin(&mut out).expect("write to a Vec");
     (game, String::from_utf8_lossy(&out).into_owned())
@@ -215,14 +220,17 @@ fn input_lines_end_cleanly() {
 #[test]
 fn scores_and_variations_read_well() {
     use crate::search::score::WIN;
-    assert_eq!(score_text(25), "+0.25");
-    assert_eq!(score_text(-100), "-1.00");
-    assert_eq!(score_text(WIN - 7), "win in 7");
-    assert_eq!(score_text(-(WIN - 4)), "loss in 4");
+    assert_eq!(score::text(25), "+0.25");
+    assert_eq!(score::text(-100), "-1.00");
+    assert_eq!(score::text(WIN - 7), "win in 7");
+    assert_eq!(score::text(-(WIN - 4)), "loss in 4");
     let pos = Position::start();
     let a = parse_move(&pos, "22-19").expect("legal");
     let b = parse_move(&pos.play(a), "11-15").expect("legal");
-    assert_eq!(pv_texts(&pos, &[a, b, a]), ["22-19", "11-15"]);
+    assert_eq!(
+        crate::movegen::line_words(&pos, &[a, b, a], 9),
+        ["22-19", "11-15"]
+    );
     assert_eq!(parse_seconds("2"), Ok(2.0));
     assert!(parse_seconds("-1").is_err() && parse_seconds("inf").is_err());
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::clock::{Limits as Level, TimeLeft};
 use proptest::prelude::*;
 
 fn ok(line: &str) -> Command {
@@ -120,10 +121,10 @@ fn level_forms() {
     assert_eq!(
         ok("level moves=9 time=291.587 inc=2"),
         level(Level {
-            clock: Some(Clock {
-                moves: Some(9),
-                time: 291.587,
-                inc: 2.0
+            clock: Some(TimeLeft {
+                moves_to_go: Some(9),
+                remaining_ms: 293_587,
+                increment_ms: 2000,
             }),
             ..Level::default()
         })
@@ -131,10 +132,10 @@ fn level_forms() {
     assert_eq!(
         ok("level moves=0 time=60"),
         level(Level {
-            clock: Some(Clock {
-                moves: None,
-                time: 60.0,
-                inc: 0.0
+            clock: Some(TimeLeft {
+                moves_to_go: None,
+                remaining_ms: 60_000,
+                increment_ms: 0,
             }),
             ..Level::default()
         })
@@ -234,12 +235,17 @@ fn seconds() -> impl Strategy<Value = f64> {
     0.0f64..1e7
 }
 
-fn clock() -> impl Strategy<Value = Clock> {
-    (proptest::option::of(1u32..200), seconds(), seconds()).prop_map(|(moves, time, inc)| Clock {
-        moves,
-        time,
-        inc,
-    })
+fn clock() -> impl Strategy<Value = TimeLeft> {
+    (
+        proptest::option::of(1u32..200),
+        -10_000_000i64..10_000_000_000,
+        0i64..10_000_000_000,
+    )
+        .prop_map(|(moves_to_go, remaining_ms, increment_ms)| TimeLeft {
+            moves_to_go,
+            remaining_ms,
+            increment_ms,
+        })
 }
 
 fn level() -> impl Strategy<Value = Level> {
@@ -257,6 +263,7 @@ fn level() -> impl Strategy<Value = Level> {
             move_time,
             clock,
             infinite,
+            analysis: false,
         })
         .prop_filter("at least one limit", |l| *l != Level::default())
 }
@@ -350,8 +357,9 @@ fn negative_clock_time_is_accepted() {
     // pydraughts sends its clock minus the increment, below zero near the end.
     match ok("level time=-0.05 inc=0.1") {
         Command::Level(level) => {
+            // On the wire the increment comes before the move: 0.05 s is usable.
             let clock = level.clock.expect("a clock");
-            assert_eq!((clock.time, clock.inc), (-0.05, 0.1));
+            assert_eq!((clock.remaining_ms, clock.increment_ms), (50, 100));
         }
         other => panic!("{other:?}"),
     }

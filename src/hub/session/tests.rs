@@ -3,10 +3,9 @@ use std::time::Duration;
 use super::*;
 
 fn session() -> (Session, Receiver<EngineEvent>) {
-    Session::new(Params {
-        tt_mib: 1,
-        ..Params::default()
-    })
+    let mut params = Params::default();
+    params.engine.tt_mib = 1;
+    Session::new(params).unwrap()
 }
 
 fn texts(responses: &[Response]) -> Vec<String> {
@@ -149,9 +148,9 @@ fn level_to_limits() {
     let clock = limits(&level("level moves=20 time=30 inc=0.5"), GoMode::Ponder);
     assert_eq!(
         clock.clock,
-        Some(Clock {
-            time: 30.0,
-            inc: 0.5,
+        Some(crate::clock::TimeLeft {
+            remaining_ms: 30_500,
+            increment_ms: 500,
             moves_to_go: Some(20)
         })
     );

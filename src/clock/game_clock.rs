@@ -1,56 +1,18 @@
-//! Game clocks: time plus increment per side. The clock of the side to move runs while a
-//! game is played; the increment is added when a move is made (Fischer), and the side
-//! whose time runs out loses, as in the match runner.
+//! [`GameClock`]: both sides' clocks in a played game. The clock of the side to move
+//! runs; the increment is added when a move is made (Fischer), and the side whose time
+//! runs out loses.
 //!
 //! Every method takes the time as an [`Instant`] from the caller, so the arithmetic is
 //! tested without waiting.
 
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-
+use super::{TimeControl, TimeLeft};
 use crate::board::Color;
 
-/// Longest base time accepted (10 hours), in seconds.
-pub const MAX_BASE: f64 = 36_000.0;
-/// Shortest base time accepted, in seconds.
-pub const MIN_BASE: f64 = 1.0;
-/// Largest increment accepted, in seconds.
-pub const MAX_INC: f64 = 600.0;
-
-/// A time control: base time and increment per move, for each side.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeControl {
-    /// Time for the whole game.
-    pub base: Duration,
-    /// Added after each move.
-    pub inc: Duration,
-}
-
-impl TimeControl {
-    /// A time control from seconds, checked: `base` in [`MIN_BASE`]..=[`MAX_BASE`],
-    /// `inc` in 0..=[`MAX_INC`].
-    pub fn from_secs(base: f64, inc: f64) -> Result<TimeControl, String> {
-        if !(MIN_BASE..=MAX_BASE).contains(&base) {
-            return Err(format!(
-                "clock time must be from {MIN_BASE} to {MAX_BASE} seconds, not {base}"
-            ));
-        }
-        if !(0.0..=MAX_INC).contains(&inc) {
-            return Err(format!(
-                "clock increment must be from 0 to {MAX_INC} seconds, not {inc}"
-            ));
-        }
-        Ok(TimeControl {
-            base: Duration::from_secs_f64(base),
-            inc: Duration::from_secs_f64(inc),
-        })
-    }
-}
-
-/// Both clocks.
+/// Both clocks of a game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Clocks {
+pub struct GameClock {
     control: Option<TimeControl>,
     /// Time left, White then Black, when the running clock last started.
     left: [Duration; 2],
@@ -62,14 +24,6 @@ pub struct Clocks {
     flag: Option<Color>,
 }
 
-/// `white` or `black`, as the page names the sides.
-pub fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 fn index(c: Color) -> usize {
     match c {
         Color::White => 0,
@@ -77,11 +31,11 @@ fn index(c: Color) -> usize {
     }
 }
 
-impl Clocks {
+impl GameClock {
     /// Clocks for `control` (`None`: no clocks), full and paused until the first move.
-    pub fn new(control: Option<TimeControl>) -> Clocks {
+    pub fn new(control: Option<TimeControl>) -> GameClock {
         let full = control.map_or(Duration::ZERO, |c| c.base);
-        Clocks {
+        GameClock {
             control,
             left: [full, full],
             running: None,
@@ -188,21 +142,15 @@ impl Clocks {
         since.checked_add(self.left[index(side)])
     }
 
-    /// The clocks as the page reads them at `now`: seconds left per side, which runs.
-    pub fn to_json(&self, now: Instant) -> Value {
-        let Some(control) = self.control else {
-            return Value::Null;
-        };
-        let secs = |c: Color| (self.left(c, now).as_secs_f64() * 1000.0).round() / 1000.0;
-        json!({
-            "time": control.base.as_secs_f64(),
-            "inc": control.inc.as_secs_f64(),
-            "white": secs(Color::White),
-            "black": secs(Color::Black),
-            "running": self.running().map(side_name),
-            "paused": self.paused,
-            "flag": self.flag.map(side_name),
-        })
+    /// What `side` may spend on its move at `now`, as a search reads it; `None`
+    /// without clocks.
+    pub fn time_left(&self, side: Color, now: Instant) -> Option<TimeLeft> {
+        let control = self.control?;
+        Some(TimeLeft::from_secs(
+            self.left(side, now).as_secs_f64(),
+            control.inc.as_secs_f64(),
+            None,
+        ))
     }
 }
 
@@ -217,7 +165,7 @@ mod tests {
     #[test]
     fn clocks_run_for_the_side_to_move_and_add_the_increment() {
         let t0 = Instant::now();
-        let mut c = Clocks::new(Some(TimeControl::from_secs(60.0, 2.0).unwrap()));
+        let mut c = GameClock::new(Some(TimeControl::from_secs(60.0, 2.0).unwrap()));
         c.run(Some(Color::White), t0);
         assert_eq!(c.running(), None, "paused until the first move");
         c.moved(Color::White, t0 + secs(5.0));
@@ -251,13 +199,12 @@ mod tests {
             Duration::ZERO,
             "too late"
         );
-        assert_eq!(c.to_json(t0 + secs(200.0))["flag"], "white");
     }
 
     #[test]
     fn a_move_after_the_flag_time_is_a_loss_on_time() {
         let t0 = Instant::now();
-        let mut c = Clocks::new(Some(TimeControl::from_secs(3.0, 0.0).unwrap()));
+        let mut c = GameClock::new(Some(TimeControl::from_secs(3.0, 0.0).unwrap()));
         c.resume();
         c.run(Some(Color::White), t0);
         c.moved(Color::White, t0 + secs(3.5));
@@ -267,22 +214,10 @@ mod tests {
     #[test]
     fn no_clocks_never_run() {
         let t0 = Instant::now();
-        let mut c = Clocks::new(None);
+        let mut c = GameClock::new(None);
         c.resume();
         c.run(Some(Color::White), t0);
         assert_eq!((c.running(), c.deadline()), (None, None));
-        assert_eq!(c.to_json(t0), Value::Null);
-    }
-
-    #[test]
-    fn time_controls_are_checked() {
-        assert!(TimeControl::from_secs(0.5, 0.0).is_err());
-        assert!(TimeControl::from_secs(3.0, -1.0).is_err());
-        assert!(TimeControl::from_secs(f64::NAN, 0.0).is_err());
-        assert!(TimeControl::from_secs(1e300, 0.0).is_err());
-        assert_eq!(
-            TimeControl::from_secs(300.0, 3.0).map(|t| t.inc),
-            Ok(Duration::from_secs(3))
-        );
+        assert_eq!(c.time_left(Color::White, t0), None);
     }
 }
