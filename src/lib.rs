@@ -3,16 +3,24 @@
 //! Rooms, each depending only on rooms before it in this list (no arrow runs back up):
 //!
 //! - [`board`]: squares, bitboards, positions and their text forms;
-//! - [`movegen`] (→ board): the FID move rules, [`movegen::is_irreversible`], perft;
+//! - [`movegen`] (→ board): the FID move rules, [`movegen::is_irreversible`], perft, and
+//!   the move and line texts every front end writes;
+//! - [`clock`] (→ board): how long a side may think — time controls, the game clock, the
+//!   clock reading a search gets (one meaning of the increment: Fischer's) and the limits
+//!   of one search;
 //! - [`game`] (→ board, movegen): one [`game::Game`] with its verdict under
-//!   [`game::DrawRules`], PDN files in and out, replay, openings — every front end keeps
-//!   its games here, so a game ends at the same ply wherever it is played;
+//!   [`game::DrawRules`] (and the search's twofold shortcut of its repetition rule), PDN
+//!   files in and out, replay, openings — every front end keeps its games here, so a
+//!   game ends at the same ply wherever it is played;
 //! - [`egdb`] (→ board, movegen): endgame databases;
-//! - [`search`] (→ board, movegen, game, egdb): evaluation, transposition table,
-//!   alpha-beta under the game's move limit; reports through a callback, never prints;
-//! - [`engine`] (→ search): the search thread and its channels;
-//! - [`train`] (→ search, game): self-play data and weight fitting;
-//! - [`hub`] (→ engine, game): the Hub protocol, engine side and client side;
+//! - [`search`] (→ board, movegen, clock, game, egdb): evaluation, transposition table,
+//!   alpha-beta under the game's move limit, scores and their text; reports through a
+//!   callback, never prints; its entry point is private to the crate;
+//! - [`engine`] (→ search): the one way into the search — [`engine::EngineOptions`],
+//!   the blocking [`engine::Thinker`] and the search thread [`engine::Engine`];
+//! - [`train`] (→ engine, game): self-play data and weight fitting;
+//! - [`hub`] (→ engine, clock, game): the Hub protocol, engine side (session,
+//!   parameters) and client side (what the match runner and the board drive engines with);
 //! - [`review`] (→ search scores, game): a game's moves scored against the best ones,
 //!   `?`/`??` marks, the evaluation curve and the annotated PDN, the same for
 //!   `damiera analyse` and the web board;
@@ -21,7 +29,8 @@
 //! - [`cli`] (→ all): the command-line tools;
 //! - [`checks`] (→ all): property checks over untrusted input, run by the fuzz targets
 //!   (`fuzz/`) and by `cargo test` over the corpora kept in the repository;
-//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems.
+//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems;
+//! - [`memory`] (no dependency): freed tables given back to the system.
 
 pub mod board;
 pub mod checks;

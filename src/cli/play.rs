@@ -30,7 +30,7 @@ const WIDTH: usize = 78;
 
 /// The person's side, as `--color` takes it.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum Side {
+pub enum HumanSide {
     /// White: moves first, starts on 21-32.
     White,
     /// Black: starts on 1-12.
@@ -39,13 +39,13 @@ pub enum Side {
     Both,
 }
 
-impl Side {
+impl HumanSide {
     /// The person's colour; `None` when the person plays both sides.
     pub fn color(self) -> Option<Color> {
         match self {
-            Side::White => Some(Color::White),
-            Side::Black => Some(Color::Black),
-            Side::Both => None,
+            HumanSide::White => Some(Color::White),
+            HumanSide::Black => Some(Color::Black),
+            HumanSide::Both => None,
         }
     }
 }
@@ -55,7 +55,7 @@ impl Side {
 pub struct PlayArgs {
     /// Your side.
     #[arg(long, value_enum, default_value = "white")]
-    pub color: Side,
+    pub color: HumanSide,
     /// Seconds the engine thinks per move.
     #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
     pub time: f64,

@@ -18,7 +18,8 @@ use crate::board::Position;
 use crate::game::pdn_file::read_file;
 use crate::game::replay::replay_game;
 use crate::movegen::has_capture;
-use crate::search::eval::{WEIGHTS, Weights, white_view};
+use crate::search::eval::hce::evaluate_white;
+use crate::search::eval::{WEIGHTS, Weights};
 
 use super::CliError;
 
@@ -107,7 +108,7 @@ fn error(samples: &[Sample], params: &[i32], k: f64) -> f64 {
     };
     let sum: f64 = samples
         .iter()
-        .map(|s| (s.result - sigmoid(k, white_view(&s.position, &w))).powi(2))
+        .map(|s| (s.result - sigmoid(k, evaluate_white(&s.position, &w))).powi(2))
         .sum();
     sum / samples.len() as f64
 }

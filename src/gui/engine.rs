@@ -79,7 +79,7 @@ struct Search {
 }
 
 /// The engine thread's own state.
-pub struct Worker {
+pub struct EngineThread {
     app: Arc<App>,
     spec: EngineSpec,
     inbox: Receiver<EngineCmd>,
@@ -247,10 +247,10 @@ fn info_json(line: &str, info: &Info, pos: Position) -> Value {
     })
 }
 
-impl Worker {
+impl EngineThread {
     /// A worker for `spec`, reading commands from `inbox`.
-    pub fn new(app: Arc<App>, spec: EngineSpec, inbox: Receiver<EngineCmd>) -> Worker {
-        Worker {
+    pub fn new(app: Arc<App>, spec: EngineSpec, inbox: Receiver<EngineCmd>) -> EngineThread {
+        EngineThread {
             app,
             spec,
             inbox,

@@ -39,9 +39,9 @@ pub enum PdnLoad {
     Choose(Vec<String>),
 }
 
-/// How a game ended when not by the rules' verdict (a flag fell), for the page and PDN.
+/// How the board's game ended (by the rules' verdict or a fallen flag), for the page and PDN.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ending {
+pub struct BoardEnding {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: &'static str,
     /// Why, in words (the PDN `Termination`).
@@ -324,7 +324,7 @@ impl ShownGame {
         &self,
         white: &str,
         black: &str,
-        ending: Option<&Ending>,
+        ending: Option<&BoardEnding>,
     ) -> Result<String, String> {
         let mut main = vec![];
         self.tree.extend_main(&mut main);
@@ -479,7 +479,7 @@ fn record(
     movetext: &str,
     white: &str,
     black: &str,
-    ending: Option<&Ending>,
+    ending: Option<&BoardEnding>,
 ) -> Result<PdnGame, String> {
     let verdict = game.verdict();
     let termination = match ending {

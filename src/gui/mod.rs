@@ -102,7 +102,7 @@ impl Server {
         };
         let (engine_tx, inbox) = crossbeam_channel::unbounded();
         let app = Arc::new(App::new(engine_tx));
-        let worker = engine::Worker::new(Arc::clone(&app), config.engine, inbox);
+        let worker = engine::EngineThread::new(Arc::clone(&app), config.engine, inbox);
         std::thread::spawn(move || worker.run());
         let url = page_url(&config.host, port, token.as_deref());
         Ok(Server {

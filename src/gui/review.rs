@@ -83,7 +83,7 @@ pub struct Review {
 
 /// A search the review asks for: position `ply` of the line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Job {
+pub struct ReviewSearch {
     /// The position's ply in the line.
     pub ply: usize,
     /// The start position of the line.
@@ -130,12 +130,12 @@ impl Review {
     }
 
     /// The next search to run, while the review runs.
-    pub fn next_job(&self) -> Option<Job> {
+    pub fn next_job(&self) -> Option<ReviewSearch> {
         if !self.running {
             return None;
         }
         let ply = self.evals.iter().position(Option::is_none)?;
-        Some(Job {
+        Some(ReviewSearch {
             ply,
             start: self.line.start(),
             moves: self.moves()[..ply].iter().map(|&m| hub_text(m)).collect(),

@@ -11,7 +11,7 @@ use parking_lot::Mutex;
 use serde_json::{Value, json};
 
 use super::events::Broadcaster;
-use super::game::{Ending, ShownGame, board_json, legal_json};
+use super::game::{BoardEnding, ShownGame, board_json, legal_json};
 use super::review::Review;
 use crate::board::{Color, Position};
 use crate::clock::{GameClock, TimeControl};
@@ -154,9 +154,9 @@ impl State {
     }
 
     /// The game's end, at the end of the line shown: a flag fallen, or the rules.
-    pub fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<BoardEnding> {
         if let Some(side) = self.clocks.flag() {
-            return Some(Ending {
+            return Some(BoardEnding {
                 result: if side == Color::White { "0-1" } else { "1-0" },
                 reason: format!(
                     "{} lost on time",
@@ -172,9 +172,9 @@ impl State {
     }
 
     /// The rules' verdict at ply `ply` of the line shown, if the game is over there.
-    fn ending_at(&self, ply: usize) -> Option<Ending> {
+    fn ending_at(&self, ply: usize) -> Option<BoardEnding> {
         let verdict = self.game.verdict_at(ply);
-        verdict.is_over().then(|| Ending {
+        verdict.is_over().then(|| BoardEnding {
             result: verdict.result(),
             reason: verdict.to_string(),
         })
@@ -182,7 +182,7 @@ impl State {
 
     /// What ends the game at the ply shown: a fallen flag ends it everywhere in play
     /// mode; otherwise the rules at that ply.
-    pub fn ending_shown(&self) -> Option<Ending> {
+    pub fn ending_shown(&self) -> Option<BoardEnding> {
         match self.clocks.flag() {
             Some(_) if self.settings.mode == Mode::Play => self.ending(),
             _ => self.ending_at(self.game.cursor()),

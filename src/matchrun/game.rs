@@ -72,7 +72,7 @@ pub struct GameSettings {
 
 /// One game to play.
 #[derive(Clone, Copy, Debug)]
-pub struct Job {
+pub struct ScheduledGame {
     /// 0-based game index in the match.
     pub index: usize,
     /// 1-based round (pass over the openings).
@@ -87,7 +87,7 @@ pub struct Job {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     /// The job it came from.
-    pub job: Job,
+    pub job: ScheduledGame,
     /// Result from engine A's point of view.
     pub outcome: GameOutcome,
     /// Why the game ended (also the PDN `Termination` tag).
@@ -342,7 +342,7 @@ impl GameState {
 }
 
 /// Plays one game. `slots[0]` is engine A, `slots[1]` engine B.
-pub fn play_game(s: &GameSettings, slots: &mut [Slot; 2], job: Job) -> GameRecord {
+pub fn play_game(s: &GameSettings, slots: &mut [Slot; 2], job: ScheduledGame) -> GameRecord {
     let (white, black) = if job.a_is_white { (0, 1) } else { (1, 0) };
     for slot in slots.iter_mut() {
         slot.new_game();
@@ -367,7 +367,7 @@ pub fn play_game(s: &GameSettings, slots: &mut [Slot; 2], job: Job) -> GameRecor
 /// Builds the record: outcome for engine A, PDN tags and moves.
 fn finish(
     s: &GameSettings,
-    job: Job,
+    job: ScheduledGame,
     g: GameState,
     ending: Ending,
     names: [&str; 2],

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::board::Position;
 
-use super::game::{GameRecord, GameSettings, Job, Slot, play_game};
+use super::game::{GameRecord, GameSettings, ScheduledGame, Slot, play_game};
 use super::stats::{GameOutcome, Pentanomial, Score, Sprt, SprtStatus, format_summary};
 use crate::hub::client::EngineSpec;
 use crate::shard::Shard;
@@ -48,10 +48,10 @@ impl MatchConfig {
     }
 
     /// The job for game `index` (0-based).
-    pub fn job(&self, index: usize) -> Job {
+    pub fn job(&self, index: usize) -> ScheduledGame {
         let pair = index / 2;
         let n = self.openings.len().max(1);
-        Job {
+        ScheduledGame {
             index,
             round: pair / n + 1,
             opening: self
@@ -387,7 +387,7 @@ mod tests {
     /// Game `index` of round 1 from the start position with `outcome`.
     fn game_record(index: usize, outcome: crate::matchrun::stats::GameOutcome) -> GameRecord {
         GameRecord {
-            job: Job {
+            job: ScheduledGame {
                 index,
                 round: 1,
                 opening: Position::start(),

@@ -175,7 +175,8 @@ fn cross_entropy(p: f64, t: f64) -> f64 {
 fn hce_loss(samples: &[Sample], cfg: &TrainConfig, k: f64) -> f64 {
     let (mut sum, mut n) = (0.0, 0usize);
     for s in samples.iter().filter(|s| is_validation(s, cfg)) {
-        let eval = crate::search::eval::white_view(&s.position, &crate::search::eval::WEIGHTS);
+        let eval =
+            crate::search::eval::hce::evaluate_white(&s.position, &crate::search::eval::WEIGHTS);
         let target =
             cfg.lambda * s.white_result() + (1.0 - cfg.lambda) * sigmoid(k * s.score as f64);
         sum += cross_entropy(sigmoid(k * eval as f64), target);
@@ -371,7 +372,7 @@ fn export(theta: &[f64], k: f64) -> PatternWeights {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::search::eval::pattern::white_view;
+    use crate::search::eval::pattern::evaluate_white;
 
     /// White is a man up in every "win" game; the rest are level draws.
     fn samples() -> Vec<Sample> {
@@ -409,7 +410,7 @@ mod tests {
         assert!(losses[2] < losses[0], "{losses:?}");
         assert!(a.best.1 > 0);
         let up = Position::parse("W:W21,22,23,18:B1,2,3").unwrap();
-        assert!(white_view(&up, &a.weights) > 0);
+        assert!(evaluate_white(&up, &a.weights) > 0);
     }
 
     #[test]
@@ -422,7 +423,10 @@ mod tests {
             let pos = Position::parse(text).unwrap();
             let f = Features::of(&pos);
             let float = predict(&f, &theta) / 0.01;
-            assert!((white_view(&pos, &w) as f64 - float).abs() <= 2.0, "{text}");
+            assert!(
+                (evaluate_white(&pos, &w) as f64 - float).abs() <= 2.0,
+                "{text}"
+            );
         }
     }
 

@@ -121,7 +121,7 @@ pub(super) fn material(pos: &Position, man: i32, king: i32) -> i32 {
 }
 
 /// The full evaluation with the given weights, from White's view (for the tuner).
-pub fn white_view(pos: &Position, w: &Weights) -> i32 {
+pub fn evaluate_white(pos: &Position, w: &Weights) -> i32 {
     full(pos, w)
 }
 

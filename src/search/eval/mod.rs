@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::score::EVAL_LIMIT;
 use crate::board::{Color, Position};
-pub use hce::{WEIGHTS, Weights, white_view};
+pub use hce::{WEIGHTS, Weights};
 pub use pattern::PatternWeights;
 pub use weights_file::WeightsError;
 
@@ -36,14 +36,14 @@ const MATERIAL_KING: i32 = 230;
 /// Evaluates `pos` for the side to move; the pattern evaluation uses `weights`.
 #[inline]
 pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i32 {
-    let white_view = match style {
-        EvalStyle::Pattern => pattern::white_view(pos, weights),
-        EvalStyle::Hce => hce::white_view(pos, &WEIGHTS),
+    let white = match style {
+        EvalStyle::Pattern => pattern::evaluate_white(pos, weights),
+        EvalStyle::Hce => hce::evaluate_white(pos, &WEIGHTS),
         EvalStyle::Material => hce::material(pos, 100, MATERIAL_KING),
     };
     let score = match pos.side_to_move() {
-        Color::White => white_view,
-        Color::Black => -white_view,
+        Color::White => white,
+        Color::Black => -white,
     };
     score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }

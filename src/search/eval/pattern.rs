@@ -253,7 +253,7 @@ impl PatternWeights {
 
 /// The evaluation from White's view, in hundredths of a man.
 #[inline]
-pub fn white_view(pos: &Position, w: &PatternWeights) -> i32 {
+pub fn evaluate_white(pos: &Position, w: &PatternWeights) -> i32 {
     let f = Features::of(pos);
     let (mut open, mut end) = (0i32, 0i32);
     for (n, &config) in f.windows.iter().enumerate() {
