@@ -25,9 +25,9 @@ Results are from the first engine's point of view. PDN results are written as 1-
 GameType is 22 (Italian draughts, PDN 3.0 game type table).
 
 Draw rules: the FID rules summary names threefold repetition of a position
-(--draw-repetition 3). No move-count draw rule was found in the FID texts
-consulted, so --draw-moves defaults to 40 moves per side without a capture or a
-man move, a runner convention; 0 disables it.
+(--draw-repetition 3). The move limit is the one tournament referees and every
+front end of Damiera apply (the FID's texts name only the repetition): --draw-moves
+40 moves per side without a capture or a man move by default; 0 disables it.
 
 An engine that sends an illegal move, crashes, answers late or prints a malformed
 line loses the game (PDN Termination tag says why) and is restarted.";
