@@ -19,12 +19,9 @@
 //! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game, review): Hub
 //!   clients, the match runner and the web board;
 //! - [`cli`] (→ all): the command-line tools;
-//! - [`checks`] (→ all): property checks over untrusted input, run by the fuzz targets
-//!   (`fuzz/`) and by `cargo test` over the corpora kept in the repository;
 //! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems.
 
 pub mod board;
-pub mod checks;
 pub mod cli;
 pub mod egdb;
 pub mod engine;
