@@ -556,4 +556,4 @@ impl Display for Command {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
