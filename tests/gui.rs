@@ -468,8 +468,7 @@ fn browser_plays_and_analyses() {
         support::skip(
             "browser_plays_and_analyses",
             "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver), the .venv \
-             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser): \
-             bash .ci/run installs them",
+             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser)",
         );
         return;
     };
