@@ -27,13 +27,13 @@
 //! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game, review): Hub
 //!   clients, the match runner and the web board;
 //! - [`cli`] (→ all): the command-line tools;
-//! - [`checks`] (→ all): property checks over untrusted input, run by the fuzz targets
-//!   (`fuzz/`) and by `cargo test` over the corpora kept in the repository;
 //! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems;
 //! - [`memory`] (no dependency): freed tables given back to the system.
+//!
+//! The property checks over untrusted input that the fuzz targets (`fuzz/`) and the
+//! corpus tests run live outside the shipped library, in the dev crate `checks/`.
 
 pub mod board;
-pub mod checks;
 pub mod cli;
 pub mod clock;
 pub mod egdb;

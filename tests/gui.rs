@@ -5,6 +5,8 @@
 //! proptest. Also runs the browser test (tests/browser/test_board.py).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -39,18 +41,6 @@ fn minimal_engine() -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fake_engines/minimal_hub.py");
     format!("python3 '{}'", script.display())
-}
-
-/// True under CI (`CI=true`), where a test that cannot run must fail.
-fn under_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| v == "true" || v == "1")
-}
-
-/// Says on the real stderr (not captured by the test harness, so it shows without
-/// `--nocapture`) that a test could not run; fails under CI.
-fn cannot_run(test: &str, why: &str) {
-    assert!(!under_ci(), "CI=true but {test} cannot run: {why}");
-    let _ = writeln!(std::io::stderr(), "\n!!! SKIPPED {test}: {why} !!!\n");
 }
 
 /// Starts the server on a free port and reads its address from the first line.
@@ -475,11 +465,10 @@ fn browser_plays_and_analyses() {
         .join("tests/browser/node_modules/axe-core/axe.min.js")
         .exists();
     let Some(python) = python.filter(|_| have_driver && have_axe) else {
-        cannot_run(
+        support::skip(
             "browser_plays_and_analyses",
             "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver), the .venv \
-             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser): \
-             bash .ci/run installs them",
+             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser)",
         );
         return;
     };
@@ -495,7 +484,7 @@ fn browser_plays_and_analyses() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.code() == Some(77) {
-            cannot_run("browser_plays_and_analyses", &stdout);
+            support::skip("browser_plays_and_analyses", &stdout);
             return;
         }
         assert!(
@@ -853,12 +842,12 @@ fn lan_requests_need_the_token() {
         .into_iter()
         .find(|p| Path::new(p).exists());
     let Some(unshare) = unshare else {
-        cannot_run("lan_requests_need_the_token", "no unshare (util-linux)");
+        support::skip("lan_requests_need_the_token", "no unshare (util-linux)");
         return;
     };
     let probe = Command::new(unshare).args(["-rn", "true"]).status();
     if !probe.is_ok_and(|s| s.success()) {
-        cannot_run(
+        support::skip(
             "lan_requests_need_the_token",
             "this machine does not allow a user+network namespace (unshare -rn)",
         );

@@ -1,10 +1,11 @@
 //! The released `damiera.exe` (from `dist/damiera-windows-x86_64.zip`, made by
 //! `scripts/windows-release.sh`) under wine: perft, a match against the Linux build
 //! over the Hub protocol, and endgame database files byte-identical to Linux's.
-//! Fails under `CI=true` when the release or the tools are missing; elsewhere it says
-//! loudly that it skipped.
+//! Fails under CI (`CI` set, and not empty, `0` or `false`: tests/support/mod.rs) when
+//! the release or the tools are missing; elsewhere it says loudly that it skipped.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
+mod support;
 #[path = "../cb/tests/wine_env/mod.rs"]
 mod wine_env;
 
@@ -13,9 +14,12 @@ use std::process::Command;
 
 use wine_env::{WineDist, win_path};
 
+/// The unpacked release for test `name`, or `None` after [`support::skip`] said why not.
 fn dist(name: &str) -> Option<WineDist> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     WineDist::setup(root, name, Path::new(env!("CARGO_TARGET_TMPDIR")))
+        .map_err(|why| support::skip(name, &why))
+        .ok()
 }
 
 fn run_ok(cmd: &mut Command) -> String {

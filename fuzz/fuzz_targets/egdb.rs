@@ -1,11 +1,11 @@
-//! Fuzz target: `damiera::checks::egdb` (see its documentation for the input format
+//! Fuzz target: `damiera_checks::egdb` (see its documentation for the input format
 //! and the properties checked).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(failure) = damiera::checks::egdb::check(data) {
+    if let Err(failure) = damiera_checks::egdb::check(data) {
         panic!("property failed: {failure}");
     }
 });

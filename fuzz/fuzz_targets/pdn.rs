@@ -1,11 +1,11 @@
-//! Fuzz target: `damiera::checks::pdn` (see its documentation for the input format
+//! Fuzz target: `damiera_checks::pdn` (see its documentation for the input format
 //! and the properties checked).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(failure) = damiera::checks::pdn::check(data) {
+    if let Err(failure) = damiera_checks::pdn::check(data) {
         panic!("property failed: {failure}");
     }
 });

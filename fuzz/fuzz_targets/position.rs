@@ -1,11 +1,11 @@
-//! Fuzz target: `damiera::checks::position` (see its documentation for the input format
+//! Fuzz target: `damiera_checks::position` (see its documentation for the input format
 //! and the properties checked).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(failure) = damiera::checks::position::check(data) {
+    if let Err(failure) = damiera_checks::position::check(data) {
         panic!("property failed: {failure}");
     }
 });

@@ -1,11 +1,11 @@
-//! Fuzz target: `damiera::checks::web` (see its documentation for the input format
+//! Fuzz target: `damiera_checks::web` (see its documentation for the input format
 //! and the properties checked).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(failure) = damiera::checks::web::check(data) {
+    if let Err(failure) = damiera_checks::web::check(data) {
         panic!("property failed: {failure}");
     }
 });

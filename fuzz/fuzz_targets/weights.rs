@@ -1,11 +1,11 @@
-//! Fuzz target: `damiera::checks::weights` (see its documentation for the input format
+//! Fuzz target: `damiera_checks::weights` (see its documentation for the input format
 //! and the properties checked).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(failure) = damiera::checks::weights::check(data) {
+    if let Err(failure) = damiera_checks::weights::check(data) {
         panic!("property failed: {failure}");
     }
 });

@@ -81,20 +81,4 @@ impl Move {
     pub const fn raw(self) -> u64 {
         self.0
     }
-
-    /// Rebuilds a move from [`Move::raw`]; `None` if the value is not a packed move.
-    pub const fn from_raw(raw: u64) -> Option<Move> {
-        let m = Move(raw);
-        if raw == 0 {
-            return Some(Move::NONE);
-        }
-        let bits_ok = raw >> 63 == 1
-            && (raw >> 36) & 0xF == 0
-            && (raw >> 46) & 3 == 0
-            && (raw >> 54) & 0x1FF == 0
-            && m.captures() & !super::bitboard::BOARD == 0;
-        let squares_ok = (1u64 << m.src_bit()) & super::bitboard::BOARD != 0
-            && (1u64 << m.dst_bit()) & super::bitboard::BOARD != 0;
-        if bits_ok && squares_ok { Some(m) } else { None }
-    }
 }

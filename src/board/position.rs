@@ -1,6 +1,6 @@
 //! The [`Position`]: pieces as bitboards, side to move and an incremental Zobrist key.
 
-use super::bitboard::{BLACK_CROWN_ROW, BOARD, Bitboard, WHITE_CROWN_ROW, bits};
+use super::bitboard::{BLACK_CROWN_ROW, BOARD, Bitboard, WHITE_CROWN_ROW};
 use super::moves::Move;
 use super::square::Square;
 use super::zobrist;
@@ -264,13 +264,6 @@ impl Position {
             return Err("incremental key differs from a full recompute".into());
         }
         Ok(())
-    }
-
-    /// Squares (ascending) holding the given set.
-    pub fn squares_of(set: Bitboard) -> Vec<Square> {
-        let mut v: Vec<Square> = bits(set & BOARD).map(Square::from_bit).collect();
-        v.sort();
-        v
     }
 }
 

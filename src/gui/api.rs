@@ -77,7 +77,7 @@ fn clip(text: &str) -> String {
     out
 }
 
-/// The POST routes with a JSON body (the fuzz check `checks::web` drives them by index).
+/// The POST routes with a JSON body (the fuzz check `damiera_checks::web` drives them by index).
 pub const ROUTES: &[&str] = &[
     "/api/move",
     "/api/goto",

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::board::{Move, Position};
 use crate::game::pdn::{PdnGame, write_pdn};
 use crate::game::{Game, Verdict};
-use crate::movegen::{hub_text, legal_moves, parse_move};
+use crate::movegen::{hub_text, parse_move};
 use crate::review::annotate::annotate;
 use crate::review::{
     Marks, PlyVerdict, curve, from_hub_men, played_score_from_lines, white_view_text,
@@ -256,14 +256,10 @@ impl Review {
     }
 }
 
-/// True when `pos` has a legal move (a search can be asked for).
-pub fn has_moves(pos: &Position) -> bool {
-    !legal_moves(pos).is_empty()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::legal_moves;
 
     fn line(moves: &[&str]) -> Game {
         Game::from_texts(Position::start(), Default::default(), moves).unwrap()

@@ -540,4 +540,4 @@ impl Display for Command {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -206,23 +206,6 @@ impl TranspositionTable {
         bucket[victim].check.store(key ^ data, Ordering::Relaxed);
         bucket[victim].data.store(data, Ordering::Relaxed);
     }
-
-    /// Per mille of sampled slots used by the current search.
-    pub fn hashfull(&self) -> usize {
-        let generation = self.generation.load(Ordering::Relaxed) & 0x3F;
-        let sample = (self.buckets.len() * ENTRIES_PER_BUCKET).min(1000);
-        self.buckets
-            .iter()
-            .flat_map(|b| &b.0)
-            .take(sample)
-            .filter(|s| {
-                let d = s.data.load(Ordering::Relaxed);
-                d != 0 && generation_of(d) == generation
-            })
-            .count()
-            * 1000
-            / sample.max(1)
-    }
 }
 
 #[cfg(test)]

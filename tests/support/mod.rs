@@ -3,7 +3,7 @@
 use std::io::Write;
 
 /// Whether this is a CI run (`CI` set to anything but empty, `0` or `false`), where
-/// every test must run.
+/// every test must run. cb/tests/common/mod.rs keeps the same rule for cb's tests.
 pub fn ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
 }

@@ -20,9 +20,22 @@ pub const CB_WIN: i32 = 1;
 pub const CB_LOSS: i32 = 2;
 pub const CB_UNKNOWN: i32 = 3;
 
-/// Whether a missing tool must fail the test (CI) or only be reported.
-pub fn strict() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+/// Whether this is a CI run (`CI` set to anything but empty, `0` or `false`), where
+/// every test must run. The same rule as the root package's tests/support/mod.rs
+/// (cb's tests cannot include that module): keep the two alike.
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
+}
+
+/// Reports that `test` cannot run here and why. Under CI this fails the test; else it
+/// is written straight to stderr, past the test harness's capture, so that a plain
+/// `cargo test` shows it (as tests/support/mod.rs's `skip`).
+pub fn skip(test: &str, reason: &str) {
+    assert!(!ci(), "{test} cannot run under CI: {reason}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!! SKIPPED {test}: {reason} (bash .ci/run installs what the tests need) !!!\n"
+    );
 }
 
 /// Compiles the C harness with `compiler`; panics with the compiler's output.

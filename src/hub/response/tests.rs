@@ -1,4 +1,6 @@
 use super::*;
+use crate::hub::parser::sanitize;
+use crate::hub::parser::tests::{error_names_its_cause, keyword, line_like};
 use proptest::prelude::*;
 
 fn ok(line: &str) -> Response {
@@ -233,18 +235,95 @@ fn response() -> impl Strategy<Value = Response> {
     ]
 }
 
+/// `response` as its canonical line carries it: texts as [`sanitize`] writes them, lists
+/// split into words again, reals rounded to the decimals they print with.
+fn as_written(response: &Response) -> Response {
+    let text = |t: &String| sanitize(t);
+    let opt = |t: &Option<String>| t.as_ref().map(text);
+    let list = |l: &Vec<String>| words(&sanitize(&l.join(" ")));
+    let round = |v: Option<f64>, decimals: usize| {
+        v.map(|v| format!("{v:.decimals$}").parse().unwrap_or(f64::NAN))
+    };
+    match response {
+        Response::Id(id) => Response::Id(Id {
+            name: opt(&id.name),
+            version: opt(&id.version),
+            author: opt(&id.author),
+            country: opt(&id.country),
+        }),
+        Response::Param(p) => Response::Param(Param {
+            name: text(&p.name),
+            value: text(&p.value),
+            kind: match &p.kind {
+                Some(ParamType::Enum { values }) => Some(ParamType::Enum {
+                    values: list(values),
+                }),
+                kind => kind.clone(),
+            },
+        }),
+        Response::Info(info) => Response::Info(Info {
+            mean_depth: round(info.mean_depth, 1),
+            score: round(info.score, 2),
+            time: round(info.time, 3),
+            nps: round(info.nps, 1),
+            pv: info.pv.as_ref().map(list),
+            ..info.clone()
+        }),
+        Response::Done(done) => Response::Done(Done {
+            mv: opt(&done.mv),
+            ponder: opt(&done.ponder),
+        }),
+        Response::Error { message } => Response::Error {
+            message: text(message),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Any line is ignored when its keyword is no response's, and otherwise is a response
+/// whose canonical line reads back as it (see [`as_written`]), or an error that names
+/// its cause.
+fn line_parses_back_or_names_its_fault(line: &str) -> Result<(), TestCaseError> {
+    let (kw, _) = keyword(line);
+    let known = lookup(kw).is_some();
+    match parse_response(line) {
+        Ok(None) => prop_assert!(!known, "{:?} ignored", line),
+        Ok(Some(response)) => {
+            let printed = response.to_string();
+            prop_assert_eq!(keyword(&printed).0, kw);
+            prop_assert_eq!(
+                parse_response(&printed),
+                Ok(Some(as_written(&response))),
+                "{:?} prints as {:?}",
+                line,
+                printed
+            );
+        }
+        Err(e) => {
+            prop_assert!(known, "{:?}: an error for no response", line);
+            error_names_its_cause(line, e.message()).map_err(TestCaseError::fail)?;
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #[test]
-    fn arbitrary_text_never_panics(line in any::<String>()) {
-        let _ = parse_response(&line);
+    fn any_text_parses_back_or_names_its_fault(line in any::<String>()) {
+        line_parses_back_or_names_its_fault(&line)?;
     }
 
     #[test]
-    fn response_like_text_never_panics(
-        head in "(id|param|info|done|error|zz)",
-        tail in "[a-z0-9 =\"\\-.x\t]{0,30}",
+    fn response_like_text_parses_back_or_names_its_fault(
+        line in line_like(&[
+            ("id", "(name|version|author|country|zz)"),
+            ("param", "(name|value|type|min|max|values|type=(bool|int|real|string|enum))"),
+            ("info", "(depth|mean-depth|score|nodes|time|nps|pv|multipv|zz)"),
+            ("done", "(move|ponder|zz)"),
+            ("(error|wait|ready|pong|zz)", "(message|zz)"),
+        ]),
     ) {
-        let _ = parse_response(&format!("{head} {tail}"));
+        line_parses_back_or_names_its_fault(&line)?;
     }
 
     #[test]

@@ -1,14 +1,14 @@
 //! The fuzz corpora, replayed on stable Rust: every input kept in `fuzz/corpus/<target>`
 //! and every failure ever found in `fuzz/regressions/<target>` runs through the same
-//! check as the fuzz target (`damiera::checks`), and must pass.
+//! check as the fuzz target (`damiera_checks`), and must pass.
 //!
-//! `cargo test --test fuzz_corpus -- --ignored write_seed_corpora` writes the seed
-//! inputs the corpora were grown from (see fuzz/README.md).
+//! `cargo test -p damiera-checks --test fuzz_corpus -- --ignored write_seed_corpora`
+//! writes the seed inputs the corpora were grown from (see fuzz/README.md).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 use std::path::{Path, PathBuf};
 
-use damiera::checks::{self, Checked};
+use damiera_checks::{self as checks, Checked};
 
 type Check = fn(&[u8]) -> Checked;
 
@@ -21,8 +21,13 @@ const TARGETS: [(&str, Check); 6] = [
     ("web_api", checks::web::check),
 ];
 
+/// The workspace root (this crate is `checks/` in it).
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
 fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
+    root().join("fuzz")
 }
 
 /// The files of a corpus directory, sorted (none when it does not exist).
@@ -76,9 +81,7 @@ fn write_seed_corpora() {
     let mut add = |target: &'static str, name: &str, data: Vec<u8>| {
         seeds.push((target, name.to_string(), data));
     };
-    let rules =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules.txt"))
-            .unwrap();
+    let rules = std::fs::read_to_string(root().join("tests/data/rules.txt")).unwrap();
     for (i, line) in rules.lines().filter(|l| !l.starts_with('#')).enumerate() {
         let mut parts = line.split('|');
         let fen = parts.next().unwrap_or("").trim();

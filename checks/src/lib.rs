@@ -1,6 +1,7 @@
 //! Property checks over untrusted input: what the fuzz targets (`fuzz/`) run on every
 //! input, and what `tests/fuzz_corpus.rs` replays over the corpora kept in the
-//! repository, on stable Rust, in every `cargo test`.
+//! repository, on stable Rust, in every `cargo test`. A development crate of the
+//! workspace (never published): it reads the engine through `damiera`'s public API only.
 //!
 //! Each check takes arbitrary bytes and returns `Err` with a description when a
 //! property fails; a panic inside is a failure too. Beyond "no panic", each checks what

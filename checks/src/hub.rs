@@ -1,4 +1,4 @@
-//! A Hub session ([`crate::hub::session::Session`]) fed a sequence of lines, over a
+//! A Hub session ([`damiera::hub::session::Session`]) fed a sequence of lines, over a
 //! stand-in engine that answers at once and a stand-in clock, so thousands of
 //! sessions run a second.
 //!
@@ -11,7 +11,7 @@
 //! a missing path), so no input reads the machine's files. End of input is `quit`.
 //!
 //! Properties: every response prints as a line that parses back to it (to the same
-//! line: reals print rounded, see [`crate::hub::response`]); an idle line
+//! line: reals print rounded, see [`damiera::hub::response`]); an idle line
 //! that does not parse gets exactly one `error` and changes nothing; `ping` gets `pong`
 //! at once; a rejected `set-param` or `pos` changes neither parameters nor game; the
 //! engine never gets a `go` while searching and each `go` carries the session's game;
@@ -25,14 +25,14 @@ use std::time::{Duration, Instant};
 
 use super::position::game_is_legal;
 use super::{Checked, ensure};
-use crate::engine::{EngineEvent, EngineOptions, GoRequest, Searcher};
-use crate::hub::params::Params;
-use crate::hub::parser::{Command, parse_command};
-use crate::hub::response::{Response, parse_response};
-use crate::hub::session::Session;
-use crate::movegen::{hub_text, legal_moves};
-use crate::search::eval::weights_file::to_bytes;
-use crate::search::{PatternWeights, SearchInfo, SearchResult};
+use damiera::engine::{EngineEvent, EngineOptions, GoRequest, Searcher};
+use damiera::hub::params::Params;
+use damiera::hub::parser::{Command, parse_command};
+use damiera::hub::response::{Response, parse_response};
+use damiera::hub::session::Session;
+use damiera::movegen::{hub_text, legal_moves};
+use damiera::search::eval::weights_file::to_bytes;
+use damiera::search::{PatternWeights, SearchInfo, SearchResult};
 
 /// Tables larger than this many MiB cannot be had from the stand-in engine.
 const TABLE_LIMIT_MIB: usize = 1 << 16;

@@ -1,4 +1,4 @@
-//! The web board's JSON API ([`crate::gui::api::json_api`]) fed a sequence of requests,
+//! The web board's JSON API ([`damiera::gui::api::json_api`]) fed a sequence of requests,
 //! body to handler with no network, on an [`App::offline`] (no engine behind it).
 //!
 //! The input is split into requests at each byte `0xFE` (at most [`MAX_REQUESTS`]). A
@@ -18,9 +18,9 @@
 use serde_json::Value;
 
 use super::{Checked, ensure};
-use crate::board::Position;
-use crate::gui::api::{ROUTES, json_api};
-use crate::gui::state::App;
+use damiera::board::Position;
+use damiera::gui::api::{ROUTES, json_api};
+use damiera::gui::state::App;
 
 /// Requests read from one input, at most.
 pub const MAX_REQUESTS: usize = 24;

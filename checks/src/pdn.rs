@@ -1,5 +1,5 @@
-//! PDN files as other programs write them, read by [`crate::game::pdn_file`] and
-//! [`crate::game::pdn`], replayed by [`crate::game::replay`], and opening files.
+//! PDN files as other programs write them, read by [`damiera::game::pdn_file`] and
+//! [`damiera::game::pdn`], replayed by [`damiera::game::replay`], and opening files.
 //!
 //! Properties: the games of a file that reads write back to text that reads again as
 //! the same games (tags in writing order, every move with the number and side the file
@@ -8,10 +8,10 @@
 
 use super::position::{game_is_legal, position_round_trips};
 use super::{Checked, ensure};
-use crate::game::openings::parse_openings;
-use crate::game::pdn::{PdnGame, parse_pdn, write_pdn};
-use crate::game::pdn_file::{decode, describe, read_games};
-use crate::game::replay::replay_game;
+use damiera::game::openings::parse_openings;
+use damiera::game::pdn::{PdnGame, parse_pdn, write_pdn};
+use damiera::game::pdn_file::{decode, describe, read_games};
+use damiera::game::replay::replay_game;
 
 /// Runs every property on `data` (see the module documentation).
 pub fn check(data: &[u8]) -> Checked {

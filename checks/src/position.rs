@@ -9,10 +9,10 @@
 //! each played in the position before it.
 
 use super::{Checked, ensure};
-use crate::board::{Move, Position};
-use crate::game::{DrawRules, Game};
-use crate::hub::parser::{Command, PositionSpec, parse_command};
-use crate::movegen::{hub_text, legal_moves, parse_move, path_text};
+use damiera::board::{Move, Position};
+use damiera::game::{DrawRules, Game};
+use damiera::hub::parser::{Command, PositionSpec, parse_command};
+use damiera::movegen::{hub_text, legal_moves, parse_move, path_text};
 
 /// Runs every property on `data` (see the module documentation).
 pub fn check(data: &[u8]) -> Checked {

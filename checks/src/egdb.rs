@@ -1,4 +1,4 @@
-//! Endgame table files ([`crate::egdb::store`]): header, index, blocks.
+//! Endgame table files ([`damiera::egdb::store`]): header, index, blocks.
 //!
 //! Two originals are made in memory: class `0201` (14,880 positions, 15 blocks of
 //! 1,024, one byte a value) and class `0101` (992 positions, one block, two bytes a
@@ -18,9 +18,9 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use super::{Checked, ensure};
-use crate::egdb::store::{TableFile, fnv1a, table_bytes};
-use crate::egdb::value::{Code, Outcome};
-use crate::egdb::{ClassIndex, Material, SolvedTable};
+use damiera::egdb::store::{TableFile, fnv1a, table_bytes};
+use damiera::egdb::value::{Code, Outcome};
+use damiera::egdb::{ClassIndex, Material, SolvedTable};
 
 const HEADER_LEN: usize = 64;
 /// Values a block in the originals.

@@ -1,4 +1,4 @@
-//! Weights files of the pattern evaluation ([`crate::search::eval::weights_file`]).
+//! Weights files of the pattern evaluation ([`damiera::search::eval::weights_file`]).
 //!
 //! A file is 236 KB; a fuzzer works best on small inputs, so the first byte chooses:
 //! - even: the rest is a whole file, as read from disk;
@@ -13,10 +13,10 @@
 //! positions.
 
 use super::{Checked, ensure};
-use crate::board::Position;
-use crate::search::eval::weights_file::{self, FILE_LEN, HEADER, fnv1a, to_bytes};
-use crate::search::eval::{EMBEDDED_FILE, EvalStyle, PatternWeights, evaluate};
-use crate::search::score::EVAL_LIMIT;
+use damiera::board::Position;
+use damiera::search::eval::weights_file::{self, FILE_LEN, HEADER, fnv1a, to_bytes};
+use damiera::search::eval::{EMBEDDED_FILE, EvalStyle, PatternWeights, evaluate};
+use damiera::search::score::EVAL_LIMIT;
 
 /// Where the payload's checksum is stored.
 const CHECKSUM: std::ops::Range<usize> = 16..24;
