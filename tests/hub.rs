@@ -292,11 +292,20 @@ fn handshake_names_crate_version() {
         }
         params.push(line);
     }
-    assert_eq!(params.len(), 10, "{params:?}");
-    assert!(params.contains(
-        &"param name=style value=full type=enum values=\"full hce baseline\"".to_string()
-    ));
-    assert!(params.contains(&"param name=draw-moves value=40 type=int min=0 max=1000".to_string()));
+    // Every parameter of protocol.md's table, declared exactly as written there.
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    let documented: Vec<String> = doc
+        .lines()
+        .filter(|l| !l.contains("name=<n>"))
+        .filter_map(|l| l.split_once("| `param name=").map(|(_, rest)| rest))
+        .filter_map(|rest| {
+            rest.split_once("` |")
+                .map(|(d, _)| format!("param name={d}"))
+        })
+        .collect();
+    assert!(documented.len() >= 10, "{documented:?}");
+    assert_eq!(params, documented);
     hub.send("init");
     assert_eq!(hub.recv(), "ready");
     hub.close_cleanly();
