@@ -21,6 +21,7 @@
 pub mod openings;
 pub mod pdn;
 pub mod pdn_file;
+pub mod record;
 pub mod replay;
 mod rules;
 

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::board::{Color, Move, Position};
 use crate::game::pdn::{PdnGame, PdnMove, parse_pdn, write_pdn};
 use crate::game::pdn_file::{describe, read_games};
+use crate::game::record::{RecordEnd, pdn_record};
 use crate::game::replay::replay_game;
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{capture_paths, hub_text, legal_moves, parse_move, path_text};
@@ -320,35 +321,34 @@ impl ShownGame {
 
     /// The whole game as PDN (main line with every variation), with the given player
     /// names and the result of the main line, or `ending` when the game ended otherwise.
-    pub fn to_pdn(
-        &self,
-        white: &str,
-        black: &str,
-        ending: Option<&BoardEnding>,
-    ) -> Result<String, String> {
+    pub fn to_pdn(&self, white: &str, black: &str, ending: Option<&BoardEnding>) -> String {
         let mut main = vec![];
         self.tree.extend_main(&mut main);
         let moves = self.tree.line(&main).unwrap_or_default();
         let mut game = Game::with_rules(self.start(), self.game.rules());
-        for mv in moves {
+        for &mv in &moves {
             game.play(mv);
         }
-        let mut words = Vec::new();
-        movetext(&self.tree, self.start(), 0, 0, &mut words);
-        let record = record(&game, &words.join(" "), white, black, ending)?;
-        Ok(write_pdn(&[record]))
+        let mut record = board_record(&game, white, black, ending);
+        // Each main-line move carries the alternatives to it as its variations.
+        let mut node = &self.tree;
+        for (ply, entry) in record.moves.iter_mut().enumerate() {
+            let pos = game.positions()[ply];
+            for alternative in 1..node.moves().count() {
+                let mut words = Vec::new();
+                movetext(node, pos, ply, alternative, &mut words);
+                entry.variations.push(words.join(" "));
+            }
+            let Some(next) = node.child(0) else { break };
+            node = next;
+        }
+        write_pdn(&[record])
     }
 
     /// The line shown, up to its end, as a PDN record without variations (for the
     /// annotated review).
-    pub fn line_record(&self, white: &str, black: &str) -> Result<PdnGame, String> {
-        let mut words = Vec::new();
-        for (i, &mv) in self.moves().iter().enumerate() {
-            let pos = self.game.positions()[i];
-            push_number(&mut words, &pos, self.move_number(i), i == 0);
-            words.push(path_text(&pos, mv));
-        }
-        record(&self.game, &words.join(" "), white, black, None)
+    pub fn line_record(&self, white: &str, black: &str) -> PdnGame {
+        board_record(&self.game, white, black, None)
     }
 
     /// The game of a PDN file's bytes (any encoding other programs write): game
@@ -471,44 +471,22 @@ fn movetext(node: &Tree, pos: Position, ply: usize, first: usize, words: &mut Ve
     }
 }
 
-/// A PDN record of `game` with `movetext`, tags and the result of `game` (or of
-/// `ending`). The movetext goes through the PDN reader, so the record is built by the
-/// code that reads uploads.
-fn record(
-    game: &Game,
-    movetext: &str,
-    white: &str,
-    black: &str,
-    ending: Option<&BoardEnding>,
-) -> Result<PdnGame, String> {
-    let verdict = game.verdict();
-    let termination = match ending {
-        Some(e) => Some(e.reason.clone()),
-        None => verdict.is_over().then(|| verdict.to_string()),
+/// The board's PDN record of `game`: its tags, and the result of `game` (or of
+/// `ending`).
+fn board_record(game: &Game, white: &str, black: &str, ending: Option<&BoardEnding>) -> PdnGame {
+    let end = match ending {
+        Some(e) => RecordEnd {
+            result: e.result.to_string(),
+            termination: Some(e.reason.clone()),
+        },
+        None => RecordEnd::of(game),
     };
-    let result = ending.map_or(verdict.result(), |e| e.result);
-    let mut record = parse_pdn(&format!("{movetext} {result}"))
-        .map_err(|e| format!("cannot write the game as PDN: {e}"))?
-        .into_iter()
-        .next()
-        .unwrap_or_default();
-    for (k, v) in [
+    let tags = [
         ("Event", "Damiera web board"),
         ("White", white),
         ("Black", black),
-        ("Result", result),
-        ("GameType", "22"),
-    ] {
-        record.set_tag(k, v);
-    }
-    if game.start() != Position::start() {
-        record.set_tag("SetUp", "1");
-        record.set_tag("FEN", &game.start().to_fen());
-    }
-    if let Some(t) = termination {
-        record.set_tag("Termination", &t);
-    }
-    Ok(record)
+    ];
+    pdn_record(game, &tags, &end)
 }
 
 /// Adds a PDN line (`moves`, played from the node at `path`, position `pos`) to the
@@ -654,14 +632,14 @@ mod tests {
         g.play_text("21-17").unwrap();
         g.goto(0).unwrap();
         g.play_text("21-17").unwrap();
-        let text = g.to_pdn("a", "b", None).unwrap();
+        let text = g.to_pdn("a", "b", None);
         let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(flat.contains("1. 22-18 (1. 21-17)"), "{flat}");
         assert!(flat.contains("11-14 (1... 10-14 2. 21-17)"), "{flat}");
         let back = loaded(text.as_bytes());
         assert_eq!(back.tree(), g.tree());
         assert_eq!(back.moves().len(), 4, "the main line is shown");
-        let record = back.line_record("a", "b").unwrap();
+        let record = back.line_record("a", "b");
         assert_eq!(record.moves.len(), 4);
         assert!(record.moves.iter().all(|m| m.variations.is_empty()));
         // An illegal move in a variation ends the variation, not the file.
@@ -699,7 +677,7 @@ mod tests {
         for m in ["22-18", "11-14", "18x11", "7x14"] {
             g.play_text(m).unwrap();
         }
-        let text = g.to_pdn("me", "Damiera", None).unwrap();
+        let text = g.to_pdn("me", "Damiera", None);
         assert!(text.contains("[White \"me\"]"), "{text}");
         let back = loaded(text.as_bytes());
         assert_eq!(back.moves(), g.moves());
@@ -708,7 +686,7 @@ mod tests {
         for m in ["1-5", "22-18"] {
             g.play_text(m).unwrap();
         }
-        let text = g.to_pdn("a", "b", None).unwrap();
+        let text = g.to_pdn("a", "b", None);
         assert!(text.contains("1... 1-5 2. 22-18"), "{text}");
         let back = loaded(text.as_bytes());
         assert_eq!((back.start(), back.moves()), (g.start(), g.moves()));

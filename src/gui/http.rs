@@ -590,13 +590,9 @@ fn players(st: &State) -> (String, String) {
 
 fn pdn_download(st: &State) -> Answer {
     let (white, black) = players(st);
-    match st
-        .game
-        .to_pdn(&white, &black, st.clocks.flag().and(st.ending()).as_ref())
-    {
-        Ok(text) => Answer::download(text, "damiera.pdn"),
-        Err(e) => Answer::error(&http_error(500, e)),
-    }
+    let ending = st.clocks.flag().and(st.ending());
+    let text = st.game.to_pdn(&white, &black, ending.as_ref());
+    Answer::download(text, "damiera.pdn")
 }
 
 fn review_download(st: &State) -> Answer {
@@ -608,13 +604,11 @@ fn review_download(st: &State) -> Answer {
         return Answer::error(&http_error(404, e));
     }
     let (white, black) = players(st);
-    match shown.line_record(&white, &black) {
-        Ok(record) => Answer::download(
-            review.annotated_pdn(&record, &review.verdicts()),
-            "damiera-review.pdn",
-        ),
-        Err(e) => Answer::error(&http_error(500, e)),
-    }
+    let record = shown.line_record(&white, &black);
+    Answer::download(
+        review.annotated_pdn(&record, &review.verdicts()),
+        "damiera-review.pdn",
+    )
 }
 
 #[cfg(test)]

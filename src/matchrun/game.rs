@@ -11,10 +11,11 @@ use std::time::Duration;
 use crate::board::{Color, Move, Position};
 use crate::clock::{Limits, TimeControl, TimeLeft};
 use crate::game::{DrawRules, Game, Verdict};
-use crate::movegen::{hub_text, parse_move, path_text};
+use crate::movegen::{hub_text, parse_move};
 
 use super::stats::GameOutcome;
-use crate::game::pdn::{PdnGame, PdnMove, Side};
+use crate::game::pdn::PdnGame;
+use crate::game::record::{RecordEnd, pdn_record};
 use crate::hub::client::{EngineFailure, EngineProc, EngineSpec, Thought};
 
 /// Answer deadline when no clock or move time is set (depth or node limits only).
@@ -182,10 +183,10 @@ pub fn referee(game: &Game, adjudication: &Adjudication) -> Option<Ending> {
 struct GameState {
     game: Game,
     hub_moves: Vec<String>,
-    pdn_moves: Vec<PdnMove>,
+    /// The engine's score and depth of each move, as its PDN comment.
+    comments: Vec<Option<String>>,
     clocks: [f64; 2],
     score_run: (u32, Option<Color>),
-    move_number: u32,
 }
 
 fn color_index(c: Color) -> usize {
@@ -224,10 +225,9 @@ impl GameState {
         GameState {
             game: Game::with_rules(start, s.adjudication.rules),
             hub_moves: Vec::new(),
-            pdn_moves: Vec::new(),
+            comments: Vec::new(),
             clocks: [base, base],
             score_run: (0, None),
-            move_number: 1,
         }
     }
 
@@ -293,27 +293,14 @@ impl GameState {
         self.score_adjudication(s, side, thought.score)
     }
 
-    /// Plays `mv`, recording it in both notations.
+    /// Plays `mv`, keeping its Hub text and the engine's comment.
     fn record(&mut self, mv: Move, thought: &Thought) {
-        let pos = self.pos();
-        let side = pos.side_to_move();
         let comment = match (thought.score, thought.depth) {
             (Some(sc), Some(d)) => Some(format!("{sc:.2}/{d}")),
             (Some(sc), None) => Some(format!("{sc:.2}")),
             _ => None,
         };
-        let pdn_side = if side == Color::White {
-            Side::White
-        } else {
-            Side::Black
-        };
-        self.pdn_moves.push(PdnMove {
-            comment,
-            ..PdnMove::new(&path_text(&pos, mv), self.move_number, pdn_side)
-        });
-        if side == Color::Black {
-            self.move_number += 1;
-        }
+        self.comments.push(comment);
         self.hub_moves.push(hub_text(mv));
         self.game.play(mv);
     }
@@ -382,12 +369,8 @@ fn finish(
         (false, GameOutcome::Win) => GameOutcome::Loss,
         (false, GameOutcome::Loss) => GameOutcome::Win,
     };
-    let mut pdn = PdnGame {
-        moves: g.pdn_moves,
-        result: Some(result.to_string()),
-        ..PdnGame::default()
-    };
     let round = (job.index + 1).to_string();
+    let limits = s.describe_limits();
     let tags = [
         ("Event", s.event.as_str()),
         ("Site", "?"),
@@ -395,19 +378,16 @@ fn finish(
         ("Round", round.as_str()),
         ("White", names[0]),
         ("Black", names[1]),
-        ("Result", result),
-        ("GameType", "22"),
+        ("TimeControl", limits.as_str()),
     ];
-    for (k, v) in tags {
-        pdn.set_tag(k, v);
+    let end = RecordEnd {
+        result: result.to_string(),
+        termination: Some(termination.clone()),
+    };
+    let mut pdn = pdn_record(&g.game, &tags, &end);
+    for (mv, comment) in pdn.moves.iter_mut().zip(g.comments) {
+        mv.comment = comment;
     }
-    let start = g.game.start();
-    if start != Position::start() {
-        pdn.set_tag("SetUp", "1");
-        pdn.set_tag("FEN", &start.to_fen());
-    }
-    pdn.set_tag("TimeControl", &s.describe_limits());
-    pdn.set_tag("Termination", &termination);
     GameRecord {
         job,
         outcome,

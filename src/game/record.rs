@@ -1,0 +1,113 @@
+//! A [`Game`] as a PDN record: the one place where a played game becomes a
+//! [`PdnGame`], for the match runner, the web board and analysis alike.
+
+use super::Game;
+use super::pdn::{PdnGame, PdnMove, Side};
+use crate::board::{Color, Position};
+use crate::movegen::path_text;
+
+/// How a recorded game ended: the PDN result token and, when the game is over, why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordEnd {
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// The `Termination` tag, if the game is over.
+    pub termination: Option<String>,
+}
+
+impl RecordEnd {
+    /// The end the game's own verdict gives: its result, and the verdict in words
+    /// once it is over (`*` and no termination while it goes on).
+    pub fn of(game: &Game) -> RecordEnd {
+        let verdict = game.verdict();
+        RecordEnd {
+            result: verdict.result().to_string(),
+            termination: verdict.is_over().then(|| verdict.to_string()),
+        }
+    }
+}
+
+/// The PDN record of `game`: its moves in path notation with their numbers, then the
+/// tags in the order given, `Result`, `GameType` (22, Italian), `SetUp` and `FEN` for a
+/// game that does not start from the start position, and `Termination` when known.
+pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGame {
+    let mut record = PdnGame {
+        moves: main_line(game),
+        result: (end.result != "*").then(|| end.result.clone()),
+        ..PdnGame::default()
+    };
+    for (name, value) in tags {
+        record.set_tag(name, value);
+    }
+    record.set_tag("Result", &end.result);
+    record.set_tag("GameType", "22");
+    if game.start() != Position::start() {
+        record.set_tag("SetUp", "1");
+        record.set_tag("FEN", &game.start().to_fen());
+    }
+    if let Some(t) = &end.termination {
+        record.set_tag("Termination", t);
+    }
+    record
+}
+
+/// The moves of `game` as PDN moves, numbered as a PDN reader numbers them (a game that
+/// Black starts opens with `1...`).
+fn main_line(game: &Game) -> Vec<PdnMove> {
+    let mut number = 1;
+    let mut moves = Vec::with_capacity(game.plies());
+    for (pos, &mv) in game.positions().iter().zip(game.moves()) {
+        let side = pdn_side(pos.side_to_move());
+        moves.push(PdnMove::new(&path_text(pos, mv), number, side));
+        if side == Side::Black {
+            number += 1;
+        }
+    }
+    moves
+}
+
+/// The PDN side of a colour.
+pub fn pdn_side(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::pdn::{parse_pdn, write_pdn};
+    use crate::game::replay::replay_game;
+
+    #[test]
+    fn a_record_reads_back_as_the_same_game() {
+        let start = Position::parse("B:W21-32:B1-12").unwrap();
+        let mut game = Game::new(start);
+        for _ in 0..5 {
+            let mv = crate::movegen::legal_moves(&game.position())[0];
+            game.play(mv);
+        }
+        let end = RecordEnd::of(&game);
+        assert_eq!(end.result, "*");
+        let record = pdn_record(&game, &[("Event", "test"), ("White", "A")], &end);
+        assert_eq!(record.tag("FEN"), Some(start.to_fen().as_str()));
+        let text = write_pdn(&[record]);
+        assert!(text.contains("\n1... ") && text.contains(" 3. "), "{text}");
+        let back = &parse_pdn(&text).unwrap()[0];
+        assert_eq!(replay_game(back, 1).unwrap(), game);
+    }
+
+    #[test]
+    fn a_finished_game_carries_its_result_and_termination() {
+        let mut game = Game::new(Position::parse("W:W10:B6").unwrap());
+        game.play_text("10x3").unwrap();
+        let end = RecordEnd::of(&game);
+        let record = pdn_record(&game, &[], &end);
+        assert_eq!(record.result.as_deref(), Some("1-0"));
+        assert_eq!(
+            record.tag("Termination"),
+            Some(end.termination.as_deref().unwrap())
+        );
+    }
+}
