@@ -19,12 +19,14 @@
 //! - [`engine`] (→ search): the one way into the search — [`engine::EngineOptions`],
 //!   the blocking [`engine::Thinker`] and the search thread [`engine::Engine`];
 //! - [`train`] (→ engine, game): self-play data and weight fitting;
-//! - [`hub`] (→ engine, clock, game): the Hub protocol, engine side (session,
-//!   parameters) and client side (what the match runner and the board drive engines with);
+//! - [`protocol`] (→ board, clock): the Hub protocol's text both ways, and its client
+//!   side (what the match runner and the board drive any Hub engine with);
+//! - [`hub`] (→ engine, protocol, game): Damiera's engine side of the protocol (session,
+//!   parameters);
 //! - [`review`] (→ search scores, game): a game's moves scored against the best ones,
 //!   `?`/`??` marks, the evaluation curve and the annotated PDN, the same for
 //!   `damiera analyse` and the web board;
-//! - [`matchrun`] (→ hub client, game) and [`gui`] (→ hub client, game, review): Hub
+//! - [`matchrun`] (→ protocol, game) and [`gui`] (→ protocol, game, review): Hub
 //!   clients, the match runner and the web board;
 //! - [`cli`] (→ all): the command-line tools;
 //! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems;
@@ -44,6 +46,7 @@ pub mod hub;
 pub mod matchrun;
 pub mod memory;
 pub mod movegen;
+pub mod protocol;
 pub mod review;
 pub mod search;
 pub mod shard;

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use damiera::gui::api::json_api;
 use damiera::gui::state::App;
 use damiera::gui::{Config, Server};
-use damiera::hub::client::EngineSpec;
-use damiera::hub::response::{Param, ParamType};
+use damiera::protocol::client::EngineSpec;
+use damiera::protocol::response::{Param, ParamType};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -28,8 +28,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use damiera::board::Position;
-use damiera::hub::parser::parse_command;
 use damiera::movegen::{hub_text, legal_moves, parse_move, path_text};
+use damiera::protocol::parser::parse_command;
 use damiera::search::eval::EMBEDDED_FILE;
 use damiera::search::eval::pattern::PatternWeights;
 use damiera::search::eval::weights_file::to_bytes;

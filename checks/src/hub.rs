@@ -11,7 +11,7 @@
 //! a missing path), so no input reads the machine's files. End of input is `quit`.
 //!
 //! Properties: every response prints as a line that parses back to it (to the same
-//! line: reals print rounded, see [`damiera::hub::response`]); an idle line
+//! line: reals print rounded, see [`damiera::protocol::response`]); an idle line
 //! that does not parse gets exactly one `error` and changes nothing; `ping` gets `pong`
 //! at once; a rejected `set-param` or `pos` changes neither parameters nor game; the
 //! engine never gets a `go` while searching and each `go` carries the session's game;
@@ -27,10 +27,10 @@ use super::position::game_is_legal;
 use super::{Checked, ensure};
 use damiera::engine::{EngineEvent, EngineOptions, GoRequest, Searcher};
 use damiera::hub::params::Params;
-use damiera::hub::parser::{Command, parse_command};
-use damiera::hub::response::{Response, parse_response};
 use damiera::hub::session::Session;
 use damiera::movegen::{hub_text, legal_moves};
+use damiera::protocol::parser::{Command, parse_command};
+use damiera::protocol::response::{Response, parse_response};
 use damiera::search::eval::weights_file::to_bytes;
 use damiera::search::{PatternWeights, SearchInfo, SearchResult};
 

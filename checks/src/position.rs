@@ -11,8 +11,8 @@
 use super::{Checked, ensure};
 use damiera::board::{Move, Position};
 use damiera::game::{DrawRules, Game};
-use damiera::hub::parser::{Command, PositionSpec, parse_command};
 use damiera::movegen::{hub_text, legal_moves, parse_move, path_text};
+use damiera::protocol::parser::{Command, PositionSpec, parse_command};
 
 /// Runs every property on `data` (see the module documentation).
 pub fn check(data: &[u8]) -> Checked {

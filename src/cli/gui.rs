@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::gui::{Config, Server, open_browser};
-use crate::hub::client::{EngineSpec, split_command};
+use crate::protocol::client::{EngineSpec, split_command};
 
 /// Options of `damiera gui`.
 #[derive(Args, Debug)]

@@ -12,11 +12,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::clock::{Limits, TimeControl};
 use crate::game::DrawRules;
 use crate::game::openings::{BALLOTS_NAME, load_openings};
-use crate::hub::client::{EngineProc, EngineSpec, split_command};
 use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT};
 use crate::matchrun::results::{self, GameResult, ResultsFile, RunKey, outcome_name};
 use crate::matchrun::runner::{MatchConfig, MatchReport, run_match, shuffle, today};
 use crate::matchrun::stats::{Sprt, SprtStatus};
+use crate::protocol::client::{EngineProc, EngineSpec, split_command};
 use crate::shard::Shard;
 
 const AFTER_HELP: &str = "\

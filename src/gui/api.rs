@@ -19,7 +19,7 @@ use super::review::{self, Review};
 use super::state::{App, EngineCmd, Mode, State};
 use crate::board::{Color, Position};
 use crate::clock::TimeControl;
-use crate::hub::response::ParamType;
+use crate::protocol::response::ParamType;
 
 /// Longest text accepted for a `string` engine parameter.
 pub const MAX_PARAM_TEXT: usize = 4096;
@@ -645,7 +645,7 @@ mod tests {
             (s, v["error"].as_str()),
             (400, Some("the engine has no parameter \"multipv\""))
         );
-        app.state.lock().params = vec![crate::hub::response::Param {
+        app.state.lock().params = vec![crate::protocol::response::Param {
             name: "multipv".into(),
             value: "1".into(),
             kind: Some(ParamType::Int {

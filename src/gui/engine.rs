@@ -19,11 +19,11 @@ use super::review::Eval;
 use super::state::{App, EngineCmd, EngineStatus, Mode, State};
 use crate::board::{Color, Position};
 use crate::clock::Limits;
-use crate::hub::client::{EngineProc, EngineSpec, EngineStderr};
-use crate::hub::parser::{GoMode, PositionSpec, parse_line};
-use crate::hub::response::{Done, Info};
-use crate::hub::{Command, Response, parse_response};
 use crate::movegen::{capture_paths, parse_move, path_text};
+use crate::protocol::client::{EngineProc, EngineSpec, EngineStderr};
+use crate::protocol::parser::{GoMode, PositionSpec, parse_line};
+use crate::protocol::response::{Done, Info};
+use crate::protocol::{Command, Response, parse_response};
 use crate::review::from_hub_men;
 use crate::search::score::{white_text, white_view};
 
@@ -183,7 +183,7 @@ fn wanted(st: &State) -> Option<Want> {
 
 /// The `multipv=` key of an info line (a Hub extension), if any.
 fn multipv_of(line: &str) -> Option<u32> {
-    let build = |_: (), args: &crate::hub::parser::Args<'_>| {
+    let build = |_: (), args: &crate::protocol::parser::Args<'_>| {
         Ok(args.get("multipv").and_then(|v| v.parse::<u32>().ok()))
     };
     parse_line(line, |w| (w == "info").then_some(()), build)

@@ -24,7 +24,7 @@ pub mod tree;
 use std::net::{IpAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 
-use crate::hub::client::EngineSpec;
+use crate::protocol::client::EngineSpec;
 use http::Guard;
 use pool::Pool;
 use state::App;

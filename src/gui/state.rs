@@ -15,7 +15,7 @@ use super::game::{BoardEnding, ShownGame, board_json, legal_json};
 use super::review::Review;
 use crate::board::{Color, Position};
 use crate::clock::{GameClock, TimeControl};
-use crate::hub::response::{Param, ParamType};
+use crate::protocol::response::{Param, ParamType};
 
 /// Play against the engine, or analyse with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

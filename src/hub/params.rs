@@ -4,9 +4,9 @@
 //! those of the protocol and the session: `variant`, `ponder`, `egdb-path`,
 //! `eval-file` and `draw-moves`.
 
-use super::response::{Param, ParamType};
 use crate::engine::{EngineOptions, ParameterKind};
 use crate::game::DrawRules;
+use crate::protocol::response::{Param, ParamType};
 use crate::search::eval::EvalFile;
 
 /// Smallest and largest `draw-moves` value (0: no move limit).

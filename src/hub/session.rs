@@ -16,13 +16,13 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, never, select, unbounded};
 
 use super::params::Params;
-use super::parser::{Command, GoMode, PositionSpec, parse_command};
-use super::response::{Done, Id, Info, Response};
 use crate::board::Position;
 use crate::clock::Limits;
 use crate::engine::{Engine, EngineEvent, GoRequest, Searcher, load_databases};
 use crate::game::{DrawRules, Game};
 use crate::movegen::hub_text;
+use crate::protocol::parser::{Command, GoMode, PositionSpec, parse_command};
+use crate::protocol::response::{Done, Id, Info, Response};
 use crate::search::score::in_men;
 use crate::search::{SearchInfo, SearchResult};
 

@@ -16,7 +16,7 @@ use crate::movegen::{hub_text, parse_move};
 use super::stats::GameOutcome;
 use crate::game::pdn::PdnGame;
 use crate::game::record::{RecordEnd, pdn_record};
-use crate::hub::client::{EngineFailure, EngineProc, EngineSpec, Thought};
+use crate::protocol::client::{EngineFailure, EngineProc, EngineSpec, Thought};
 
 /// Answer deadline when no clock or move time is set (depth or node limits only).
 pub const UNTIMED_LIMIT: Duration = Duration::from_secs(60);

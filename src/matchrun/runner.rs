@@ -13,7 +13,7 @@ use crate::board::Position;
 
 use super::game::{GameRecord, GameSettings, ScheduledGame, Slot, play_game};
 use super::stats::{GameOutcome, Pentanomial, Score, Sprt, SprtStatus, format_summary};
-use crate::hub::client::EngineSpec;
+use crate::protocol::client::EngineSpec;
 use crate::shard::Shard;
 
 /// The SPRT decides nothing before this many complete game pairs: with very few

@@ -14,9 +14,9 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use crate::board::Position;
 use crate::clock::Limits;
-use crate::hub::parser::{GoMode, PositionSpec};
-use crate::hub::response::Param;
-use crate::hub::{Command, Response, parse_response};
+use crate::protocol::parser::{GoMode, PositionSpec};
+use crate::protocol::response::Param;
+use crate::protocol::{Command, Response, parse_response};
 
 /// How to start one engine and what to tell it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 use super::*;
-use crate::hub::parser::sanitize;
-use crate::hub::parser::tests::{error_names_its_cause, keyword, line_like};
+use crate::protocol::parser::sanitize;
+use crate::protocol::parser::tests::{error_names_its_cause, keyword, line_like};
 use proptest::prelude::*;
 
 fn ok(line: &str) -> Response {

@@ -441,7 +441,7 @@ proptest! {
 /// line, and every fixed `< error` right after a `> ` line is this parser's message.
 #[test]
 fn protocol_md_transcripts_agree_with_parser() {
-    use crate::hub::response::{Response, parse_response};
+    use crate::protocol::response::{Response, parse_response};
     let doc = include_str!("../../../protocol.md");
     let mut last_sent = String::new();
     let mut checked = 0;
