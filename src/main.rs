@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use damiera::cli::{self, Cli, CliError, Command};
+use damiera::cli::{self, Cli, CliError, Tool};
 
 fn main() -> ExitCode {
     damiera::memory::give_big_blocks_back();
@@ -22,7 +22,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let eval = match cli::load_eval_file(cli.command.as_ref().and_then(Command::eval_file)) {
+    let eval = match cli::load_eval_file(cli.command.as_ref().and_then(Tool::eval_file)) {
         Ok(eval) => eval,
         Err(e) => {
             eprintln!("{e}");
@@ -30,18 +30,18 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        None | Some(Command::Hub) => exit_code(damiera::hub::session::run_stdio()),
-        Some(Command::Match(args)) => cli::matchcmd::main(&args),
-        Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, &eval, out)),
-        Some(Command::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
-        Some(Command::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
-        Some(Command::Gui(args)) => tool_exit(|out| cli::gui::run(&args, out)),
-        Some(Command::Selfplay(args)) => tool_exit(|out| cli::selfplay::run(&args, &eval, out)),
-        Some(Command::Train(args)) => tool_exit(|out| cli::train::run(&args, out)),
-        Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
-        Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
-        Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
-        Some(Command::Play(args)) => {
+        None | Some(Tool::Hub) => exit_code(damiera::hub::session::run_stdio()),
+        Some(Tool::Match(args)) => cli::matchcmd::main(&args),
+        Some(Tool::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, &eval, out)),
+        Some(Tool::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
+        Some(Tool::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
+        Some(Tool::Gui(args)) => tool_exit(|out| cli::gui::run(&args, out)),
+        Some(Tool::Selfplay(args)) => tool_exit(|out| cli::selfplay::run(&args, &eval, out)),
+        Some(Tool::Train(args)) => tool_exit(|out| cli::train::run(&args, out)),
+        Some(Tool::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
+        Some(Tool::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
+        Some(Tool::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
+        Some(Tool::Play(args)) => {
             write_exit(|out| cli::play::run(&args, &eval, std::io::stdin().lock(), out))
         }
     }

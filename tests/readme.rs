@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use damiera::cli::{Cli, Command as Sub};
+use damiera::cli::{Cli, Tool as Sub};
 
 /// Where a command the test does not run is run instead.
 enum RunBy {

@@ -27,12 +27,12 @@ use crate::search::eval::EvalFile;
 pub struct Cli {
     /// What to do; the Hub protocol when omitted.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<Tool>,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum Tool {
     /// Speak the Hub protocol on stdin/stdout (the default; see `protocol.md`).
     Hub,
     /// Count the leaves of the legal move tree (move generator check and speed test).
@@ -59,14 +59,14 @@ pub enum Command {
     Gui(gui::GuiArgs),
 }
 
-impl Command {
+impl Tool {
     /// The `--eval-file` given to a subcommand that searches.
     pub fn eval_file(&self) -> Option<&str> {
         match self {
-            Command::Bench(a) => a.eval_file.as_deref(),
-            Command::Play(a) => a.eval_file.as_deref(),
-            Command::Analyse(a) => a.eval_file.as_deref(),
-            Command::Selfplay(a) => a.eval_file.as_deref(),
+            Tool::Bench(a) => a.eval_file.as_deref(),
+            Tool::Play(a) => a.eval_file.as_deref(),
+            Tool::Analyse(a) => a.eval_file.as_deref(),
+            Tool::Selfplay(a) => a.eval_file.as_deref(),
             _ => None,
         }
     }
