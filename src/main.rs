@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use damiera::cli::{self, Cli, CliError, Command};
+use damiera::cli::{self, Cli, CliError, Command, Reading};
 
 fn main() -> ExitCode {
     damiera::memory::give_big_blocks_back();
@@ -32,12 +32,16 @@ fn main() -> ExitCode {
     match cli.command {
         None | Some(Command::Hub) => exit_code(damiera::hub::session::run_stdio()),
         Some(Command::Match(args)) => cli::matchcmd::main(&args),
-        Some(Command::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, &eval, out)),
-        Some(Command::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
-        Some(Command::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
-        Some(Command::Gui(args)) => tool_exit(|out| cli::gui::run(&args, out)),
-        Some(Command::Selfplay(args)) => tool_exit(|out| cli::selfplay::run(&args, &eval, out)),
-        Some(Command::Train(args)) => tool_exit(|out| cli::train::run(&args, out)),
+        Some(Command::Analyse(args)) => {
+            reading_exit(tool_exit(|out| cli::analyse::run(&args, &eval, out)))
+        }
+        Some(Command::Egdb(args)) => done(tool_exit(|out| cli::egdb::run(&args, out))),
+        Some(Command::Tune(args)) => reading_exit(tool_exit(|out| cli::tune::run(&args, out))),
+        Some(Command::Gui(args)) => done(tool_exit(|out| cli::gui::run(&args, out))),
+        Some(Command::Selfplay(args)) => {
+            done(tool_exit(|out| cli::selfplay::run(&args, &eval, out)))
+        }
+        Some(Command::Train(args)) => done(tool_exit(|out| cli::train::run(&args, out))),
         Some(Command::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
         Some(Command::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
         Some(Command::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
@@ -48,14 +52,25 @@ fn main() -> ExitCode {
 }
 
 /// Runs a tool whose errors are one line for the user (exit status 2).
-fn tool_exit(run: impl FnOnce(&mut StdoutLock) -> Result<(), CliError>) -> ExitCode {
+fn tool_exit<T>(run: impl FnOnce(&mut StdoutLock) -> Result<T, CliError>) -> Result<T, ExitCode> {
     let stdout = std::io::stdout();
-    match run(&mut stdout.lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::from(2)
-        }
+    run(&mut stdout.lock()).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(2)
+    })
+}
+
+/// The exit status of a tool: success, or its error's.
+fn done(result: Result<(), ExitCode>) -> ExitCode {
+    result.map_or_else(|code| code, |()| ExitCode::SUCCESS)
+}
+
+/// The exit status of a tool that reads PDN files: 3 when it skipped games.
+fn reading_exit(result: Result<Reading, ExitCode>) -> ExitCode {
+    match result {
+        Ok(Reading::Complete) => ExitCode::SUCCESS,
+        Ok(Reading::GamesSkipped) => ExitCode::from(cli::GAMES_SKIPPED),
+        Err(code) => code,
     }
 }
 
