@@ -86,8 +86,8 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
     Position::parse(text).map_err(|e| e.to_string())
 }
 
-/// The exit status of `analyse`, `tune` and `match` when they did their work but left
-/// out PDN games they could not read (each named on stderr).
+/// The exit status of `analyse` and `tune` when they did their work but left out PDN
+/// games they could not read (each named on stderr; `match --openings` names them too).
 pub const GAMES_SKIPPED: u8 = 3;
 
 /// How a tool that reads PDN files ended.
