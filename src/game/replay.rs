@@ -263,9 +263,10 @@ pub fn replay_recovering(
             line: move_lines.get(choice.index).copied().unwrap_or(line),
             fix: Fix::Repaired,
             fault: format!(
-                "ambiguous move {} `{}` (could be {}) read as {}: {how}",
-                m.number,
+                "ambiguous move `{}` at move {} ({:?}), could be {}: read as {}, {how}",
                 m.text,
+                m.number,
+                m.side,
                 choice.candidates.join(" or "),
                 choice.taken
             ),
