@@ -375,6 +375,10 @@ fn read_chunk(
     };
     loop {
         let token = lexer.next_token();
+        if skipping.is_some() {
+            // Repairs in a game skipped anyway are no news.
+            lexer.repairs.clear();
+        }
         pending.append(&mut lexer.repairs);
         let token = match token {
             Ok(Some(token)) => token,
@@ -1478,6 +1482,80 @@ mod tests {
         assert_eq!(parse_pdn(&text).expect("written PDN is valid"), a);
     }
 
+    /// Reads `text` with [`recover_pdn`]: the games read (by number) and the warnings.
+    fn recover(text: &str) -> (Vec<(usize, PdnGame)>, Vec<String>) {
+        let read = recover_pdn(text);
+        let warnings = read.iter().flat_map(|g| &g.warnings).map(|w| w.to_string());
+        let warnings = warnings.collect();
+        let games = read
+            .into_iter()
+            .filter_map(|g| g.game.map(|game| (g.number, game)));
+        (games.collect(), warnings)
+    }
+
+    #[test]
+    fn recovers_the_faults_of_real_files() {
+        let (games, warnings) = recover("[Event \"1 turno\"\"]\n\n1. 22-18 06-10 1-0\n");
+        assert_eq!(games[0].1.tag("Event"), Some("1 turno"));
+        assert_eq!(games[0].1.moves[1].text, "6-10");
+        assert_eq!(
+            warnings,
+            [
+                "game 1, line 1: repaired: tag value ends in a doubled quote: `[Event \"1 turno\"\"]`"
+            ]
+        );
+        let (games, warnings) = recover("1. 22-18 {a {PARI} b} 1/2-1/2 } 11-15 0-2t");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].1.moves[0].comment.as_deref(), Some("a {PARI} b"));
+        assert_eq!(games[1].1.result.as_deref(), Some("0-2"));
+        assert_eq!(games[1].1.tag("Termination"), Some("time forfeit"));
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(warnings[1].starts_with("game 2, line 1: repaired: stray `}` dropped"));
+        // A bad game is skipped to its result; the games around it are read.
+        let (games, warnings) = recover("1. 22-18 2-0\n1. 22-99 11-15 0-2\n1. 21-17 1-1\n");
+        let numbers: Vec<usize> = games.iter().map(|g| g.0).collect();
+        assert_eq!(numbers, [1, 3]);
+        assert_eq!(warnings, ["game 2, line 2: skipped: invalid token `22-99`"]);
+        // `[` at a line start in a comment is the comment's, even as a tag pair; after
+        // a blank line it starts a game, so a comment never closed costs one game.
+        let text = "[White \"a\"]\n1. 22-18 {see\n[White \"b\"]\n} *\n\n[White \"c\"]\n1. 22-18 {x\n\n[White \"d\"]\n1. 21-17 *\n";
+        let (games, warnings) = recover(text);
+        let whites: Vec<_> = games.iter().map(|g| g.1.tag("White")).collect();
+        assert_eq!(whites, [Some("a"), Some("d")]);
+        assert_eq!(
+            games[0].1.moves[0].comment.as_deref(),
+            Some("see [White \"b\"]")
+        );
+        assert_eq!(
+            warnings,
+            ["game 2, line 7: skipped: unterminated comment `{x  `"]
+        );
+        // Recovering, a tag closes on its line.
+        let (games, warnings) =
+            recover("[Event \"a\nb\"]\n1. 22-18 *\n\n[Event \"c\"]\n1. 21-17 *\n");
+        assert_eq!(games.len(), 1);
+        assert!(
+            warnings[0].starts_with("game 1, line 1: skipped: malformed tag pair `[Event \"a`"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn italian_tag_names_and_results() {
+        let g = parse_one("[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"2-0\"]\n1. 22-18");
+        assert_eq!(
+            (g.tag("White"), g.tag("Black")),
+            (Some("Rossi"), Some("Verdi"))
+        );
+        assert_eq!(
+            (g.result.as_deref(), g.result_or_tag()),
+            (None, Some("2-0"))
+        );
+        let mut g = g;
+        g.set_tag("White", "Neri");
+        assert_eq!(g.tag("White"), Some("Neri"));
+    }
+
     #[test]
     fn tag_helpers() {
         let mut g = PdnGame::default();
@@ -1559,14 +1637,39 @@ mod tests {
     }
 
     proptest! {
+        /// Whatever text comes before it, a game after a blank line is read, and every
+        /// fault found names a line of the text and its token.
         #[test]
-        fn arbitrary_text_never_panics(text in "\\PC*") {
-            let _ = parse_pdn(&text);
-        }
-
-        #[test]
-        fn pdn_like_text_never_panics(text in "[\\[\\]{}()\"\\\\;%$!?.xX:0-9 \\n*/-]{0,200}") {
-            let _ = parse_pdn(&text);
+        fn a_game_after_any_text_is_read(
+            junk in prop_oneof![
+                "\\PC{0,200}",
+                "[\\[\\]{}()\"\\\\;%$!?.xX:0-9 \\n*/-]{0,200}",
+                "(\\[[A-Za-z]{1,5} \"[a-z\"]{0,4}\"\\]\n|[0-9]{1,2}[-x][0-9]{1,2} |\\{|\\}|1-0t? |\n){0,30}",
+            ],
+            game in arb_game(),
+        ) {
+            let mut game = game;
+            game.tags.insert(0, ("Event".to_string(), "x".to_string()));
+            let text = format!("{junk}\n\n{}", write_pdn(std::slice::from_ref(&game)));
+            let read = recover_pdn(&text);
+            let lines = text.split('\n').count();
+            for w in read.iter().flat_map(|g| &g.warnings) {
+                prop_assert!((1..=lines).contains(&w.line), "{w}");
+                prop_assert!(w.fault.contains('`'), "{w}");
+                prop_assert!(!w.to_string().contains(['\n', '\r']), "{w}");
+            }
+            game.sort_tags();
+            let last = read.last().and_then(|g| g.game.as_ref());
+            prop_assert!(last.is_some(), "{text}");
+            if let Some(last) = last {
+                prop_assert_eq!(&last.moves, &game.moves, "{}", text);
+                prop_assert_eq!(&last.result, &game.result);
+                prop_assert_eq!(&last.comment, &game.comment);
+                prop_assert!(last.tags.ends_with(&game.tags), "{:?}", last.tags);
+            }
+            // Numbers count every game, skipped ones too.
+            let numbers: Vec<usize> = read.iter().map(|g| g.number).collect();
+            prop_assert_eq!(numbers, (1..=read.len()).collect::<Vec<_>>());
         }
 
         #[test]
