@@ -230,7 +230,7 @@ pub fn replay_recovering(
     check_game_type(game).map_err(|e| {
         skip(
             line,
-            format!("{e}: `{}`", game.tag("GameType").unwrap_or("")),
+            format!("{e}: `{}`", clip(game.tag("GameType").unwrap_or(""))),
         )
     })?;
     let start = start_position(game, number).map_err(|e| {
@@ -276,9 +276,13 @@ pub fn replay_recovering(
     Ok((attempt.game, warnings))
 }
 
-/// At most 40 characters of a tag value, for a warning.
+/// At most 40 characters of a tag value, control characters as spaces: for a warning
+/// of one line.
 fn clip(text: &str) -> String {
-    text.chars().take(40).collect()
+    text.chars()
+        .take(40)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 #[cfg(test)]
