@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::board::{Move, Position};
-use crate::game::pdn::{PdnGame, write_pdn};
+use crate::game::pdn::{Fix, PdnGame, write_pdn};
 use crate::game::pdn_file::{decode, read_recovering};
 use crate::game::{DrawRules, Game};
 use crate::movegen::{is_irreversible, legal_moves, path_text};
@@ -166,7 +166,7 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
     let is_pdn = looks_like_pdn(&text);
     check_args(args, is_pdn)?;
     let (games, reading) = if is_pdn {
-        read_games(args.input.as_ref(), &bytes, rules(args))
+        read_games(args.input.as_ref(), &bytes, rules(args))?
     } else {
         (Vec::new(), Reading::Complete)
     };
@@ -284,13 +284,26 @@ struct ReadGame {
 
 /// The games of a PDN file's bytes (any encoding other programs write; GameType 22 or
 /// none) that can be read, each replayed under `rules`; the warnings and the summary go
-/// to stderr.
-fn read_games(path: Option<&PathBuf>, bytes: &[u8], rules: DrawRules) -> (Vec<ReadGame>, Reading) {
+/// to stderr. A file of which no game can be read is a one-line error naming the first
+/// fault.
+fn read_games(
+    path: Option<&PathBuf>,
+    bytes: &[u8],
+    rules: DrawRules,
+) -> Result<(Vec<ReadGame>, Reading), CliError> {
     let read = read_recovering(bytes);
     let name = match path {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "stdin".to_string(),
     };
+    if read.games.is_empty()
+        && let Some(first) = read.warnings.iter().find(|w| w.fix == Fix::Skipped)
+    {
+        return Err(CliError(format!(
+            "{name}: no game could be read ({}): {first}",
+            read.summary()
+        )));
+    }
     report_pdn(&name, &read);
     let reading = Reading::of([&read]);
     let games = read
@@ -306,7 +319,7 @@ fn read_games(path: Option<&PathBuf>, bytes: &[u8], rules: DrawRules) -> (Vec<Re
             }
         })
         .collect();
-    (games, reading)
+    Ok((games, reading))
 }
 
 fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {

@@ -455,7 +455,7 @@ fn split_games(text: &str) -> Vec<(usize, &str)> {
             continue;
         }
         content = true;
-        if (tags && depth == 0) || (depth == 0 && line.starts_with('%')) {
+        if depth == 0 && (tags || line.starts_with('%')) {
             continue;
         }
         moves = true;
