@@ -23,7 +23,7 @@ use crate::search::{
 
 use super::output::TempFile;
 use super::plot::{Target, svg};
-use super::{CliError, Reading, report_pdn};
+use super::{CliError, Reading, pdn_report};
 use crate::review::annotate::{annotate, annotator};
 use crate::review::{Marks, PlyVerdict, played_score_from_lines};
 
@@ -165,10 +165,10 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
     let text = decode(&bytes);
     let is_pdn = looks_like_pdn(&text);
     check_args(args, is_pdn)?;
-    let (games, reading) = if is_pdn {
+    let (games, reading, report) = if is_pdn {
         read_games(args.input.as_ref(), &bytes, rules(args))?
     } else {
-        (Vec::new(), Reading::Complete)
+        (Vec::new(), Reading::Complete, Vec::new())
     };
     let jobs = if is_pdn {
         pdn_jobs(&games)
@@ -184,6 +184,10 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         .transpose()?;
     let limits = limits(args);
     let egdb = crate::egdb::load(args.egdb_path.as_deref()).map_err(CliError)?;
+    // What the PDN reader found, once the arguments are known to work.
+    for line in report {
+        eprintln!("{line}");
+    }
     let tools = Tools {
         egdb: egdb.as_ref(),
         weights: eval.weights(),
@@ -283,14 +287,14 @@ struct ReadGame {
 }
 
 /// The games of a PDN file's bytes (any encoding other programs write; GameType 22 or
-/// none) that can be read, each replayed under `rules`; the warnings and the summary go
-/// to stderr. A file of which no game can be read is a one-line error naming the first
-/// fault.
+/// none) that can be read, each replayed under `rules`, and the lines for stderr (the
+/// warnings and the summary). A file of which no game can be read is a one-line error
+/// naming the first fault.
 fn read_games(
     path: Option<&PathBuf>,
     bytes: &[u8],
     rules: DrawRules,
-) -> Result<(Vec<ReadGame>, Reading), CliError> {
+) -> Result<(Vec<ReadGame>, Reading, Vec<String>), CliError> {
     let read = read_recovering(bytes);
     let name = match path {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
@@ -304,7 +308,7 @@ fn read_games(
             read.summary()
         )));
     }
-    report_pdn(&name, &read);
+    let report = pdn_report(&name, &read);
     let reading = Reading::of([&read]);
     let games = read
         .games
@@ -319,7 +323,7 @@ fn read_games(
             }
         })
         .collect();
-    Ok((games, reading))
+    Ok((games, reading, report))
 }
 
 fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {

@@ -114,10 +114,16 @@ impl Reading {
 /// naming the file: `games.pdn: game 3, line 41: skipped: ...`, `games.pdn: 12 games
 /// read (1 repaired), 1 skipped`.
 pub fn report_pdn(name: &str, read: &PdnRead) {
-    for line in read.warning_lines(name) {
+    for line in pdn_report(name, read) {
         eprintln!("{line}");
     }
-    eprintln!("{name}: {}", read.summary());
+}
+
+/// The lines [`report_pdn`] prints.
+pub fn pdn_report(name: &str, read: &PdnRead) -> Vec<String> {
+    let mut lines = read.warning_lines(name);
+    lines.push(format!("{name}: {}", read.summary()));
+    lines
 }
 
 /// An error to report on one line, with exit status 2.
