@@ -13,6 +13,10 @@
 //! `*` (unknown or unfinished game) is read as `result: None`, and the writer
 //! writes `None` as `*`.
 //!
+//! [`parse_pdn`] refuses a text at its first fault; [`recover_pdn`], the reader of
+//! files from outside, reads every game it can, repairing faults of certain meaning
+//! and skipping the other faulty games, each with a warning naming its line.
+//!
 //! The writer writes a move number before each White move, and before a move by
 //! Black only where a reader would not infer it (a first move, or one that does not
 //! follow White's move of the same number, as a file read with odd numbers may
