@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use damiera::cli::{self, Cli, CliError, Tool};
+use damiera::cli::{self, Cli, CliError, Reading, Tool};
 
 fn main() -> ExitCode {
     damiera::memory::give_big_blocks_back();
@@ -32,12 +32,14 @@ fn main() -> ExitCode {
     match cli.command {
         None | Some(Tool::Hub) => exit_code(damiera::hub::session::run_stdio()),
         Some(Tool::Match(args)) => cli::matchcmd::main(&args),
-        Some(Tool::Analyse(args)) => tool_exit(|out| cli::analyse::run(&args, &eval, out)),
-        Some(Tool::Egdb(args)) => tool_exit(|out| cli::egdb::run(&args, out)),
-        Some(Tool::Tune(args)) => tool_exit(|out| cli::tune::run(&args, out)),
-        Some(Tool::Gui(args)) => tool_exit(|out| cli::gui::run(&args, out)),
-        Some(Tool::Selfplay(args)) => tool_exit(|out| cli::selfplay::run(&args, &eval, out)),
-        Some(Tool::Train(args)) => tool_exit(|out| cli::train::run(&args, out)),
+        Some(Tool::Analyse(args)) => {
+            reading_exit(tool_exit(|out| cli::analyse::run(&args, &eval, out)))
+        }
+        Some(Tool::Egdb(args)) => done(tool_exit(|out| cli::egdb::run(&args, out))),
+        Some(Tool::Tune(args)) => reading_exit(tool_exit(|out| cli::tune::run(&args, out))),
+        Some(Tool::Gui(args)) => done(tool_exit(|out| cli::gui::run(&args, out))),
+        Some(Tool::Selfplay(args)) => done(tool_exit(|out| cli::selfplay::run(&args, &eval, out))),
+        Some(Tool::Train(args)) => done(tool_exit(|out| cli::train::run(&args, out))),
         Some(Tool::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
         Some(Tool::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
         Some(Tool::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
@@ -48,14 +50,25 @@ fn main() -> ExitCode {
 }
 
 /// Runs a tool whose errors are one line for the user (exit status 2).
-fn tool_exit(run: impl FnOnce(&mut StdoutLock) -> Result<(), CliError>) -> ExitCode {
+fn tool_exit<T>(run: impl FnOnce(&mut StdoutLock) -> Result<T, CliError>) -> Result<T, ExitCode> {
     let stdout = std::io::stdout();
-    match run(&mut stdout.lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::from(2)
-        }
+    run(&mut stdout.lock()).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(2)
+    })
+}
+
+/// The exit status of a tool: success, or its error's.
+fn done(result: Result<(), ExitCode>) -> ExitCode {
+    result.map_or_else(|code| code, |()| ExitCode::SUCCESS)
+}
+
+/// The exit status of a tool that reads PDN files: 3 when it skipped games.
+fn reading_exit(result: Result<Reading, ExitCode>) -> ExitCode {
+    match result {
+        Ok(Reading::Complete) => ExitCode::SUCCESS,
+        Ok(Reading::GamesSkipped) => ExitCode::from(cli::GAMES_SKIPPED),
+        Err(code) => code,
     }
 }
 

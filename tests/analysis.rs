@@ -360,7 +360,8 @@ fn bad_input_is_one_line_and_leaves_nothing() {
     let illegal = illegal.to_str().unwrap();
     rejects(
         &["analyse", illegal, "--annotate", o, "--plot", s],
-        "game 1, move 3",
+        "no game could be read (0 games read (0 repaired), 1 skipped): game 1, line 6: \
+         skipped: move 3 (White) `23-15`",
         outs,
     );
     rejects(
@@ -463,7 +464,7 @@ fn pdn_files_from_other_programs_load() {
 }
 
 #[test]
-fn other_game_types_are_refused_in_one_line() {
+fn other_game_types_are_skipped_in_one_line() {
     let dir = scratch("gametype");
     let english = dir.join("english.pdn");
     std::fs::write(&english, "[GameType \"21\"]\n\n1. 22-18 11-15 *\n").unwrap();
@@ -472,17 +473,22 @@ fn other_game_types_are_refused_in_one_line() {
         "GameType 21 is English draughts, not Italian",
         &[],
     );
+    // A game of another type among Italian ones is skipped: exit status 3.
     let second = dir.join("second.pdn");
     std::fs::write(
         &second,
         format!("{HAND_GAME}\n[GameType \"20\"]\n\n1. 32-28 *\n"),
     )
     .unwrap();
-    rejects(
-        &["analyse", second.to_str().unwrap()],
-        "PDN game 2: GameType 20 is international draughts, not Italian",
-        &[],
+    let out = damiera(&["analyse", second.to_str().unwrap(), "--depth", "1"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("skipped: GameType 20 is international draughts, not Italian"),
+        "{err}"
     );
+    assert!(err.contains("1 game read (0 repaired), 1 skipped"), "{err}");
+    assert!(!out.stdout.is_empty());
 }
 
 /// The first 34 plies of a game Damiera played itself (`damiera match`, 3,000 nodes a

@@ -323,7 +323,8 @@ fn pdn_files_load_with_a_choice_of_games() {
     assert_eq!(status, 400);
     assert_eq!(
         error_of(&answer),
-        "bad PDN: PDN game 1: GameType 21 is English draughts, not Italian"
+        "bad PDN: no game could be read: game 1, line 1: skipped: \
+         GameType 21 is English draughts, not Italian: `21`"
     );
     assert_eq!(get_json(&gui, "/api/state")["moves"][0]["text"], "23-19");
 }

@@ -12,18 +12,17 @@ use serde::Serialize;
 use crate::board::{Move, Position};
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker, load_databases};
-use crate::game::pdn::{PdnGame, write_pdn};
-use crate::game::pdn_file::{decode, read_games as read_pdn_games};
-use crate::game::replay::replay_game;
+use crate::game::pdn::{Fix, PdnGame, write_pdn};
+use crate::game::pdn_file::{decode, read_recovering};
 use crate::game::{DrawRules, Game};
 use crate::movegen::{legal_moves, path_text};
 use crate::search::SearchResult;
 use crate::search::eval::EvalFile;
 use crate::search::score::{database_plies, in_men, plies_to_end};
 
-use super::CliError;
 use super::output::TempFile;
 use super::plot::{Target, svg};
+use super::{CliError, Reading, pdn_report};
 use crate::review::annotate::{annotate, annotator};
 use crate::review::{Marks, PlyVerdict, played_score_from_lines};
 
@@ -112,7 +111,8 @@ pub struct Analysis {
     /// With `--multipv N`: the best moves, best first, each with its score and line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineJson>>,
-    /// For games: 1-based game number.
+    /// For games: the game's 1-based number in the file (a skipped game leaves its
+    /// number unused).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<usize>,
     /// For games: 1-based ply number within the game.
@@ -151,21 +151,23 @@ pub struct LineJson {
 struct Task {
     /// The game up to the position (a lone position for FEN input).
     game: Game,
-    /// For a PDN game: its number, the ply and the move played there.
-    played: Option<(usize, usize, Move)>,
+    /// For a game's move: the game's index in the read, its number in the file, the
+    /// ply and the move played.
+    played: Option<(usize, usize, usize, Move)>,
 }
 
-/// Runs the analysis; errors (unreadable input, bad FEN, illegal PDN move, unwritable
-/// output) are one line. Files are written whole or not at all.
-pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<(), CliError> {
+/// Runs the analysis; errors (unreadable input, bad FEN, unwritable output) are one
+/// line. A PDN game that cannot be read is skipped, named on stderr, and the answer
+/// says so. Files are written whole or not at all.
+pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<Reading, CliError> {
     let bytes = read_input(args.input.as_ref())?;
     let text = decode(&bytes);
     let is_pdn = looks_like_pdn(&text);
     check_args(args, is_pdn)?;
-    let games = if is_pdn {
-        read_games(&bytes, rules(args))?
+    let (games, reading, report) = if is_pdn {
+        read_games(args.input.as_ref(), &bytes, rules(args))?
     } else {
-        Vec::new()
+        (Vec::new(), Reading::Complete, Vec::new())
     };
     let jobs = if is_pdn {
         pdn_jobs(&games)
@@ -190,6 +192,10 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         ..EngineOptions::default()
     })
     .map_err(CliError)?;
+    // What the PDN reader found, once the arguments are known to work.
+    for line in report {
+        eprintln!("{line}");
+    }
     let verdicts = analyse_all(&jobs, games.len(), &limits, args, &engine, out)?;
     let marks = Marks {
         mistake: args.mistake,
@@ -205,14 +211,14 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         file.commit()?;
     }
     if let Some(target) = plot_target {
-        let charts: Vec<String> = games
+        let charts: Vec<(usize, String)> = games
             .iter()
             .zip(&verdicts)
-            .map(|(g, v)| svg(&g.pdn, v, marks))
+            .map(|(g, v)| svg(&g.pdn, v, marks).map(|chart| (g.number, chart)))
             .collect::<Result<_, _>>()?;
         target.write(&charts)?;
     }
-    Ok(())
+    Ok(reading)
 }
 
 /// Option combinations that cannot work.
@@ -247,8 +253,8 @@ fn analyse_all(
         let (analysis, verdict) = analyse(job, limits, engine, args);
         let line = serde_json::to_string(&analysis).map_err(|e| CliError(e.to_string()))?;
         writeln!(out, "{line}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
-        if let (Some(v), Some((game, _, _))) = (verdict, job.played) {
-            verdicts[game - 1].push(v);
+        if let (Some(v), Some((index, _, _, _))) = (verdict, job.played) {
+            verdicts[index].push(v);
         }
         bar.inc(1);
     }
@@ -258,23 +264,50 @@ fn analyse_all(
 
 /// A PDN game with its legal replay.
 struct ReadGame {
+    /// Its number in the file.
+    number: usize,
     pdn: PdnGame,
     replay: Game,
 }
 
 /// The games of a PDN file's bytes (any encoding other programs write; GameType 22 or
-/// none), each replayed under `rules`.
-fn read_games(bytes: &[u8], rules: DrawRules) -> Result<Vec<ReadGame>, CliError> {
-    let games = read_pdn_games(bytes).map_err(CliError)?;
-    games
+/// none) that can be read, each replayed under `rules`, and the lines for stderr (the
+/// warnings and the summary). A file of which no game can be read is a one-line error
+/// naming the first fault.
+fn read_games(
+    path: Option<&PathBuf>,
+    bytes: &[u8],
+    rules: DrawRules,
+) -> Result<(Vec<ReadGame>, Reading, Vec<String>), CliError> {
+    let read = read_recovering(bytes);
+    let name = match path {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "stdin".to_string(),
+    };
+    if read.games.is_empty()
+        && let Some(first) = read.warnings.iter().find(|w| w.fix == Fix::Skipped)
+    {
+        return Err(CliError(format!(
+            "{name}: no game could be read ({}): {first}",
+            read.summary()
+        )));
+    }
+    let report = pdn_report(&name, &read);
+    let reading = Reading::of([&read]);
+    let games = read
+        .games
         .into_iter()
-        .enumerate()
-        .map(|(g, pdn)| {
-            let mut replay = replay_game(&pdn, g + 1).map_err(|e| CliError(e.to_string()))?;
+        .map(|g| {
+            let mut replay = g.replay;
             replay.set_rules(rules);
-            Ok(ReadGame { pdn, replay })
+            ReadGame {
+                number: g.number,
+                pdn: g.pdn,
+                replay,
+            }
         })
-        .collect()
+        .collect();
+    Ok((games, reading, report))
 }
 
 fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, CliError> {
@@ -320,12 +353,12 @@ fn fen_jobs(text: &str, rules: DrawRules) -> Result<Vec<Task>, CliError> {
 /// One job per move of every game: the position before it, with the game's history.
 fn pdn_jobs(games: &[ReadGame]) -> Vec<Task> {
     let mut jobs = Vec::new();
-    for (g, game) in games.iter().enumerate() {
+    for (index, game) in games.iter().enumerate() {
         let mut so_far = Game::with_rules(game.replay.start(), game.replay.rules());
         for (ply, &mv) in game.replay.moves().iter().enumerate() {
             jobs.push(Task {
                 game: so_far.clone(),
-                played: Some((g + 1, ply + 1, mv)),
+                played: Some((index, game.number, ply + 1, mv)),
             });
             so_far.play(mv);
         }
@@ -378,7 +411,7 @@ fn analyse(
         .egdb
         .as_ref()
         .is_some_and(|db| db.probe(pos).is_some());
-    let Some((game, ply, played)) = job.played else {
+    let Some((_, game, ply, played)) = job.played else {
         return (analysis, None);
     };
     let lines = result

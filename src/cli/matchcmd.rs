@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::clock::{Limits, TimeControl};
 use crate::game::DrawRules;
-use crate::game::openings::{BALLOTS_NAME, load_openings};
+use crate::game::openings::{BALLOTS_NAME, load_openings_read};
 use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT};
 use crate::matchrun::results::{self, GameResult, ResultsFile, RunKey, outcome_name};
 use crate::matchrun::runner::{MatchConfig, MatchReport, run_match, shuffle, today};
@@ -310,9 +310,14 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     })
 }
 
+/// The openings; a PDN file's warnings and summary go to stderr.
 fn openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String> {
     let name = args.openings.as_deref().unwrap_or(BALLOTS_NAME);
-    load_openings(name).map_err(|e| format!("--openings {e}"))
+    let (openings, read) = load_openings_read(name).map_err(|e| format!("--openings {e}"))?;
+    if let Some(read) = read {
+        super::report_pdn(name, &read);
+    }
+    Ok(openings)
 }
 
 fn settings(args: &MatchArgs) -> Result<GameSettings, String> {

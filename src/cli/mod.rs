@@ -18,6 +18,7 @@ pub mod tune;
 use clap::{Parser, Subcommand};
 
 use crate::board::Position;
+use crate::game::pdn_file::PdnRead;
 use crate::search::eval::EvalFile;
 
 /// Damiera, an Italian draughts engine (FID rules). Without a subcommand it speaks the Hub
@@ -44,8 +45,16 @@ pub enum Tool {
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Analyse FEN lines or PDN games; one JSON object per position on stdout.
+    ///
+    /// A PDN game with a fault is repaired where its meaning is certain, else skipped;
+    /// each is named on stderr, then a summary (games read, repaired, skipped). Exit
+    /// status: 0 done, 2 error, 3 done but some PDN games were skipped.
     Analyse(analyse::AnalyseArgs),
     /// Fit the evaluation weights to the results of PDN games (Texel's method).
+    ///
+    /// A PDN game with a fault is repaired where its meaning is certain, else skipped;
+    /// each is named on stderr, then a summary per file. Exit status: 0 done, 2 error,
+    /// 3 done but some PDN games were skipped.
     Tune(tune::TuneArgs),
     /// Play self-play games and write their quiet positions as training data.
     Selfplay(selfplay::SelfplayArgs),
@@ -75,6 +84,46 @@ impl Tool {
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap.
 pub fn parse_position(text: &str) -> Result<Position, String> {
     Position::parse(text).map_err(|e| e.to_string())
+}
+
+/// The exit status of `analyse` and `tune` when they did their work but left out PDN
+/// games they could not read (each named on stderr; `match --openings` names them too).
+pub const GAMES_SKIPPED: u8 = 3;
+
+/// How a tool that reads PDN files ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every game of its files was read (some maybe repaired).
+    Complete,
+    /// Some games were skipped: exit status [`GAMES_SKIPPED`].
+    GamesSkipped,
+}
+
+impl Reading {
+    /// `GamesSkipped` when any of the reads skipped a game.
+    pub fn of<'a>(reads: impl IntoIterator<Item = &'a PdnRead>) -> Reading {
+        if reads.into_iter().all(PdnRead::complete) {
+            Reading::Complete
+        } else {
+            Reading::GamesSkipped
+        }
+    }
+}
+
+/// Prints the warnings of a PDN file read and then its summary on stderr, each line
+/// naming the file: `games.pdn: game 3, line 41: skipped: ...`, `games.pdn: 12 games
+/// read (1 repaired), 1 skipped`.
+pub fn report_pdn(name: &str, read: &PdnRead) {
+    for line in pdn_report(name, read) {
+        eprintln!("{line}");
+    }
+}
+
+/// The lines [`report_pdn`] prints.
+pub fn pdn_report(name: &str, read: &PdnRead) -> Vec<String> {
+    let mut lines = read.warning_lines(name);
+    lines.push(format!("{name}: {}", read.summary()));
+    lines
 }
 
 /// An error to report on one line, with exit status 2.

@@ -44,17 +44,17 @@ impl Target {
         Ok(Target::Dir(path.to_path_buf()))
     }
 
-    /// Writes the charts, in game order.
-    pub fn write(self, charts: &[String]) -> Result<(), CliError> {
+    /// Writes the charts, each with its game's number in the file (`game-N.svg`).
+    pub fn write(self, charts: &[(usize, String)]) -> Result<(), CliError> {
         match self {
             Target::File(mut file) => {
-                for chart in charts {
+                for (_, chart) in charts {
                     file.write_all(chart.as_bytes())?;
                 }
                 file.commit()
             }
-            Target::Dir(dir) => charts.iter().enumerate().try_for_each(|(i, chart)| {
-                let mut file = TempFile::create(&chart_path(&dir, i + 1))?;
+            Target::Dir(dir) => charts.iter().try_for_each(|(number, chart)| {
+                let mut file = TempFile::create(&chart_path(&dir, *number))?;
                 file.write_all(chart.as_bytes())?;
                 file.commit()
             }),

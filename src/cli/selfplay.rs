@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::CliError;
 use crate::engine::EngineOptions;
 use crate::game::DrawRules;
-use crate::game::openings::{ballots, default_openings, load_openings};
+use crate::game::openings::{ballots, default_openings, load_openings_read};
 use crate::search::Style;
 use crate::search::eval::EvalFile;
 use crate::shard::Shard;
@@ -75,7 +75,12 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
         openings.extend(ballots());
     }
     for name in &args.openings {
-        openings.extend(load_openings(name).map_err(|e| CliError(format!("--openings {e}")))?);
+        let (more, read) =
+            load_openings_read(name).map_err(|e| CliError(format!("--openings {e}")))?;
+        if let Some(read) = read {
+            super::report_pdn(name, &read);
+        }
+        openings.extend(more);
     }
     let shard = args.shard.unwrap_or_default();
     let cfg = SelfplayConfig {

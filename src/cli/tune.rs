@@ -16,12 +16,11 @@ use clap::Args;
 
 use crate::board::Position;
 use crate::game::pdn_file::read_file;
-use crate::game::replay::replay_game;
 use crate::movegen::has_capture;
 use crate::search::eval::hce::evaluate_white;
 use crate::search::eval::{WEIGHTS, Weights};
 
-use super::CliError;
+use super::{CliError, Reading, report_pdn};
 
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
@@ -43,9 +42,10 @@ struct Sample {
     result: f64,
 }
 
-/// Runs the tuner; progress on stderr, the new weights on `out`.
-pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let samples = load(&args.pdn, args.skip)?;
+/// Runs the tuner; progress on stderr, the new weights on `out`. Tells whether every
+/// game of the files was read.
+pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<Reading, CliError> {
+    let (samples, reading) = load(&args.pdn, args.skip)?;
     if samples.is_empty() {
         return Err(CliError("no positions with a game result found".into()));
     }
@@ -62,21 +62,24 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
             break;
         }
     }
-    write_weights(out, &params).map_err(|e| CliError(e.to_string()))
+    write_weights(out, &params).map_err(|e| CliError(e.to_string()))?;
+    Ok(reading)
 }
 
-fn load(paths: &[PathBuf], skip: usize) -> Result<Vec<Sample>, CliError> {
+/// The samples of every game with a result; each file's warnings and summary go to
+/// stderr.
+fn load(paths: &[PathBuf], skip: usize) -> Result<(Vec<Sample>, Reading), CliError> {
     let mut samples = Vec::new();
+    let mut reads = Vec::new();
     for path in paths {
-        let games = read_file(path).map_err(CliError)?;
-        for (i, game) in games.iter().enumerate() {
-            let Some(result) = game.result.as_deref().and_then(white_result) else {
+        let read = read_file(path).map_err(CliError)?;
+        report_pdn(&path.display().to_string(), &read);
+        for game in &read.games {
+            let Some(result) = game.pdn.result_or_tag().and_then(white_result) else {
                 continue;
             };
-            let replay = replay_game(game, i + 1)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
             samples.extend(
-                replay
+                game.replay
                     .positions()
                     .iter()
                     .skip(skip)
@@ -84,8 +87,9 @@ fn load(paths: &[PathBuf], skip: usize) -> Result<Vec<Sample>, CliError> {
                     .map(|&position| Sample { position, result }),
             );
         }
+        reads.push(read);
     }
-    Ok(samples)
+    Ok((samples, Reading::of(&reads)))
 }
 
 /// The result for White of a PDN result token.

@@ -4,9 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::pdn::parse_pdn;
-use super::pdn_file::decode;
-use super::replay::replay_game;
+use super::pdn_file::{PdnRead, decode, read_recovering};
 use crate::board::Position;
 use crate::movegen::legal_moves;
 
@@ -28,12 +26,17 @@ pub fn ballots() -> Vec<Position> {
 /// Openings by name: [`BALLOTS_NAME`], [`THREE_PLY_NAME`], or a file path (read with
 /// [`parse_openings`]). The error names what was wrong.
 pub fn load_openings(name: &str) -> Result<Vec<Position>, String> {
+    load_openings_read(name).map(|(openings, _)| openings)
+}
+
+/// [`load_openings`], with the PDN reading of a PDN file (its warnings and summary).
+pub fn load_openings_read(name: &str) -> Result<(Vec<Position>, Option<PdnRead>), String> {
     match name {
-        BALLOTS_NAME => Ok(ballots()),
-        THREE_PLY_NAME => Ok(default_openings(3)),
+        BALLOTS_NAME => Ok((ballots(), None)),
+        THREE_PLY_NAME => Ok((default_openings(3), None)),
         path => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            parse_openings(path, &bytes).map_err(|e| format!("{path}: {e}"))
+            parse_openings_read(path, &bytes).map_err(|e| format!("{path}: {e}"))
         }
     }
 }
@@ -62,31 +65,35 @@ pub fn default_openings(plies: u32) -> Vec<Position> {
 /// its moves) when the name ends in `.pdn` or the text starts with `[`, otherwise one
 /// position (PDN FEN or Hub string) a line, ignoring blank lines and `#` comments.
 /// The text may be in any encoding [`decode`] reads.
+/// A PDN file's games that cannot be read are skipped (see
+/// [`crate::game::pdn_file::read_recovering`]).
 pub fn parse_openings(name: &str, bytes: &[u8]) -> Result<Vec<Position>, String> {
-    let text = &decode(bytes);
-    let is_pdn = name.to_ascii_lowercase().ends_with(".pdn") || text.trim_start().starts_with('[');
-    let openings = if is_pdn {
-        pdn_openings(text)?
-    } else {
-        fen_openings(text)?
-    };
-    if openings.is_empty() {
-        return Err(format!("{name}: no openings"));
-    }
-    Ok(openings)
+    parse_openings_read(name, bytes).map(|(openings, _)| openings)
 }
 
-fn pdn_openings(text: &str) -> Result<Vec<Position>, String> {
-    let games = parse_pdn(text).map_err(|e| e.to_string())?;
-    games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            replay_game(g, i + 1)
-                .map(|r| r.position())
-                .map_err(|e| e.to_string())
-        })
-        .collect()
+/// [`parse_openings`], with the PDN reading of a PDN file (its warnings and summary).
+pub fn parse_openings_read(
+    name: &str,
+    bytes: &[u8],
+) -> Result<(Vec<Position>, Option<PdnRead>), String> {
+    let text = &decode(bytes);
+    let is_pdn = name.to_ascii_lowercase().ends_with(".pdn") || text.trim_start().starts_with('[');
+    let (openings, read) = if is_pdn {
+        let read = read_recovering(bytes);
+        let openings = read.games.iter().map(|g| g.replay.position()).collect();
+        (openings, Some(read))
+    } else {
+        (fen_openings(text)?, None)
+    };
+    if openings.is_empty() {
+        let why = read
+            .as_ref()
+            .and_then(|r| r.warnings.last())
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
+        return Err(format!("{name}: no openings{why}"));
+    }
+    Ok((openings, read))
 }
 
 fn fen_openings(text: &str) -> Result<Vec<Position>, String> {
@@ -143,6 +150,10 @@ mod tests {
         let ops = parse_openings("o.pdn", pdn.as_bytes());
         assert_eq!(ops.as_ref().map(|v| v.len()), Ok(2));
         let bad = parse_openings("o.pdn", b"1. 22-17 *");
-        assert!(bad.is_err_and(|e| e.contains("game 1, move 1")));
+        assert!(bad.is_err_and(|e| e.contains("game 1, line 1: skipped: move 1")));
+        let one_bad = "[Event \"x\"]\n1. 22-17 *\n\n[Event \"y\"]\n1. 21-17 *\n";
+        let (ops, read) = parse_openings_read("o.pdn", one_bad.as_bytes()).unwrap_or_default();
+        assert_eq!(ops.len(), 1);
+        assert_eq!(read.map(|r| r.skipped), Some(1));
     }
 }

@@ -13,6 +13,10 @@
 //! `*` (unknown or unfinished game) is read as `result: None`, and the writer
 //! writes `None` as `*`.
 //!
+//! [`parse_pdn`] refuses a text at its first fault; [`recover_pdn`], the reader of
+//! files from outside, reads every game it can, repairing faults of certain meaning
+//! and skipping the other faulty games, each with a warning naming its line.
+//!
 //! The writer writes a move number before each White move, and before a move by
 //! Black only where a reader would not infer it (a first move, or one that does not
 //! follow White's move of the same number, as a file read with odd numbers may
@@ -85,12 +89,33 @@ pub struct PdnGame {
 }
 
 impl PdnGame {
-    /// The value of the first tag called `name`, if any.
+    /// The value of the first tag called `name`, if any; without one, `White`,
+    /// `Black` and `Result` are read from the Italian federation's names `Bianco`,
+    /// `Nero` and `Risultato`.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        let find = |name: &str| {
+            self.tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        find(name).or_else(|| {
+            ITALIAN_TAGS
+                .iter()
+                .find(|(pdn, _)| *pdn == name)
+                .and_then(|(_, italian)| find(italian))
+        })
+    }
+
+    /// The result: the result token, else the `Result` tag's value when it is a
+    /// result (`2-0`, `1-1`, `0-2` as well as `1-0`, `1/2-1/2`, `0-1`); `None` when
+    /// unknown.
+    pub fn result_or_tag(&self) -> Option<&str> {
+        self.result.as_deref().or_else(|| {
+            self.tag("Result")
+                .map(str::trim)
+                .filter(|r| RESULTS[..7].contains(r))
+        })
     }
 
     /// Sets tag `name` to `value`, replacing the first tag of that name or
@@ -111,6 +136,14 @@ impl PdnGame {
         }
     }
 }
+
+/// Tag names of the Italian federation's files read as their PDN equivalents, as
+/// (PDN, Italian).
+const ITALIAN_TAGS: [(&str, &str); 3] = [
+    ("White", "Bianco"),
+    ("Black", "Nero"),
+    ("Result", "Risultato"),
+];
 
 /// What went wrong while reading PDN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,12 +205,13 @@ impl fmt::Display for PdnError {
 
 impl std::error::Error for PdnError {}
 
-/// Reads every game of a PDN text.
+/// Reads every game of a PDN text, strictly: the first fault refuses the text (see
+/// [`recover_pdn`] for a reader that reads every game it can).
 ///
 /// A game ends at its result token, or where a new tag section starts, or at
 /// the end of the text. Text with no tags, moves or results yields no games.
 pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
-    let mut lexer = Lexer::new(text);
+    let mut lexer = Lexer::new(text, 1, false);
     let mut games = Vec::new();
     let mut builder = GameBuilder::default();
     loop {
@@ -185,14 +219,277 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
         let Some(token) = lexer.next_token().map_err(|e| e.into_error(game_no))? else {
             break;
         };
-        if let Some(game) = builder.feed(token).map_err(|e| e.into_error(game_no))? {
-            games.push(game);
+        if let Some(done) = builder.feed(token).map_err(|e| e.into_error(game_no))? {
+            games.push(done.game);
         }
     }
-    if let Some(game) = builder.finish() {
-        games.push(game);
+    if let Some(done) = builder.finish() {
+        games.push(done.game);
     }
     Ok(games)
+}
+
+/// What the recovering reader did about a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fix {
+    /// The fault's meaning is certain: the game was read as it means.
+    Repaired,
+    /// The game could not be read and was left out; the rest of the text was read.
+    Skipped,
+}
+
+impl fmt::Display for Fix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fix::Repaired => "repaired",
+            Fix::Skipped => "skipped",
+        })
+    }
+}
+
+/// A fault of one game found by the recovering reader, and what was done about it.
+/// It prints as one line: `game 3, line 41: skipped: invalid token `17-44``.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnWarning {
+    /// 1-based number of the game in the text (skipped games are counted).
+    pub game: usize,
+    /// 1-based line of the fault.
+    pub line: usize,
+    /// Repaired or skipped.
+    pub fix: Fix,
+    /// The fault, naming its token between backticks; one line.
+    pub fault: String,
+}
+
+impl fmt::Display for PdnWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}, line {}: {}: {}",
+            self.game, self.line, self.fix, self.fault
+        )
+    }
+}
+
+/// A game of a text read by [`recover_pdn`], with where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecoveredGame {
+    /// 1-based number of the game in the text (skipped games are counted).
+    pub number: usize,
+    /// Line of the game's first token.
+    pub line: usize,
+    /// The game as read (repairs applied); `None` when it was skipped.
+    pub game: Option<PdnGame>,
+    /// The line of each move of `game`.
+    pub move_lines: Vec<usize>,
+    /// The repairs, in text order, and last the reason the game was skipped, if it was.
+    pub warnings: Vec<PdnWarning>,
+}
+
+/// Reads every game of a PDN text that can be read: a fault costs at most its own game.
+///
+/// The text is first cut into games at tag sections: a line holding only tag pairs
+/// starts a game after move text, or after a blank line (also inside a comment left
+/// open, so that a stray `{` cannot swallow the games after it; a line starting with
+/// `[` inside a comment is the comment's). In a game, a fault whose meaning is certain
+/// is repaired and noted ([`Fix::Repaired`]):
+/// - a tag value ending in a doubled quote, or holding an unescaped one
+///   (`[Event "1 turno""]`);
+/// - a comment holding braces: read to its matching `}` where there is one, else to
+///   the first;
+/// - a stray `}`, `]` or `)` outside comments, dropped;
+/// - a result with a suffix (`0-2t`): the result, and the suffix kept as the
+///   `Termination` tag (`t`: `time forfeit`).
+///
+/// Any other fault skips the game ([`Fix::Skipped`]) up to its result token or the next
+/// tag section. Tags must close on their own line. Leading zeros (`06-10`), the
+/// Italian results and tag names are no faults (see [`PdnGame::tag`]).
+pub fn recover_pdn(text: &str) -> Vec<RecoveredGame> {
+    let mut out = Vec::new();
+    let mut pending = Vec::new();
+    for (first_line, chunk) in split_games(text) {
+        read_chunk(chunk, first_line, &mut out, &mut pending);
+    }
+    if let Some(last) = out.last_mut() {
+        let number = last.number;
+        last.warnings
+            .extend(pending.into_iter().map(|r| r.into_warning(number)));
+    }
+    out
+}
+
+/// A repair noted before its game's number is known.
+struct Repair {
+    line: usize,
+    fault: String,
+}
+
+impl Repair {
+    fn into_warning(self, game: usize) -> PdnWarning {
+        PdnWarning {
+            game,
+            line: self.line,
+            fix: Fix::Repaired,
+            fault: self.fault,
+        }
+    }
+}
+
+/// Reads the games of one piece of text cut by [`split_games`] into `out`.
+fn read_chunk(
+    chunk: &str,
+    first_line: usize,
+    out: &mut Vec<RecoveredGame>,
+    pending: &mut Vec<Repair>,
+) {
+    let mut lexer = Lexer::new(chunk, first_line, true);
+    let mut builder = GameBuilder {
+        lenient: true,
+        ..GameBuilder::default()
+    };
+    // The fault of the game being skipped, and the line it started on.
+    let mut skipping: Option<(RawError, usize)> = None;
+    let emit = |out: &mut Vec<RecoveredGame>,
+                pending: &mut Vec<Repair>,
+                done: Option<Built>,
+                fault: Option<(RawError, usize)>| {
+        let number = out.len() + 1;
+        let mut warnings: Vec<PdnWarning> =
+            pending.drain(..).map(|r| r.into_warning(number)).collect();
+        let (line, game, move_lines) = match (done, &fault) {
+            (Some(done), None) => (done.line, Some(done.game), done.move_lines),
+            (_, Some((_, line))) => (*line, None, Vec::new()),
+            (None, None) => return,
+        };
+        if let Some((e, _)) = fault {
+            warnings.push(PdnWarning {
+                game: number,
+                line: e.line,
+                fix: Fix::Skipped,
+                fault: e.describe(),
+            });
+        }
+        out.push(RecoveredGame {
+            number,
+            line,
+            game,
+            move_lines,
+            warnings,
+        });
+    };
+    loop {
+        let token = lexer.next_token();
+        if skipping.is_some() {
+            // Repairs in a game skipped anyway are no news.
+            lexer.repairs.clear();
+        }
+        pending.append(&mut lexer.repairs);
+        let token = match token {
+            Ok(Some(token)) => token,
+            Ok(None) => break,
+            Err(e) => {
+                if skipping.is_none() {
+                    let start = builder.first_line.unwrap_or(e.line);
+                    pending.append(&mut builder.repairs);
+                    builder = GameBuilder {
+                        lenient: true,
+                        ..GameBuilder::default()
+                    };
+                    skipping = Some((e, start));
+                }
+                continue;
+            }
+        };
+        if skipping.is_some() {
+            if let TokenKind::Symbol(sym) = &token.kind
+                && split_result(sym).is_some()
+            {
+                emit(out, pending, None, skipping.take());
+            }
+            continue;
+        }
+        let line = token.line;
+        match builder.feed(token) {
+            Ok(Some(done)) => {
+                pending.append(&mut builder.repairs);
+                emit(out, pending, Some(done), None);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                let start = builder.first_line.unwrap_or(line);
+                pending.append(&mut builder.repairs);
+                builder = GameBuilder {
+                    lenient: true,
+                    ..GameBuilder::default()
+                };
+                skipping = Some((e, start));
+            }
+        }
+    }
+    pending.append(&mut builder.repairs);
+    match skipping {
+        Some(fault) => emit(out, pending, None, Some(fault)),
+        None => {
+            let done = builder.finish();
+            emit(out, pending, done, None);
+        }
+    }
+}
+
+/// Cuts a text into pieces that each hold whole games, with the line each starts on:
+/// a line of tag pairs starts a piece after move text, or after a blank line (see
+/// [`recover_pdn`]).
+fn split_games(text: &str) -> Vec<(usize, &str)> {
+    let mut pieces = Vec::new();
+    let (mut start, mut start_line, mut offset) = (0, 1, 0);
+    let mut depth = 0usize;
+    let (mut moves, mut content, mut blank_before) = (false, false, true);
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        let tags = is_tag_line(trimmed);
+        if tags && content && (blank_before || (depth == 0 && moves)) {
+            pieces.push((start_line, &text[start..offset]));
+            (start, start_line) = (offset, i + 1);
+            depth = 0;
+            (moves, content) = (false, false);
+        }
+        offset += line.len();
+        blank_before = trimmed.is_empty();
+        if blank_before {
+            continue;
+        }
+        content = true;
+        if depth == 0 && (tags || line.starts_with('%')) {
+            continue;
+        }
+        moves = true;
+        for c in line.chars() {
+            match c {
+                ';' if depth == 0 => break,
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    pieces.push((start_line, &text[start..]));
+    pieces
+}
+
+/// A line of tag pairs: it starts `[Name "` and ends `"]`.
+fn is_tag_line(trimmed: &str) -> bool {
+    let Some(inner) = trimmed.strip_prefix('[') else {
+        return false;
+    };
+    let inner = inner.trim_start();
+    let name_end = inner
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    name_end > 0
+        && inner[name_end..].trim_start().starts_with('"')
+        && trimmed
+            .strip_suffix(']')
+            .is_some_and(|s| s.trim_end().ends_with('"'))
 }
 
 /// Writes several games as one PDN text, separated by blank lines.
@@ -236,16 +533,25 @@ impl RawError {
             game,
             line: self.line,
             column: self.column,
-            // Control characters (a comment's line breaks) as spaces: one line of error.
-            token: self
-                .token
-                .chars()
-                .take(PdnError::MAX_TOKEN_CHARS)
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect(),
+            token: clip_token(&self.token),
             kind: self.kind,
         }
     }
+
+    /// The fault in words, naming the token: ``invalid token `17-44` ``.
+    fn describe(&self) -> String {
+        format!("{} `{}`", self.kind, clip_token(&self.token))
+    }
+}
+
+/// At most [`PdnError::MAX_TOKEN_CHARS`] characters of `token`, control characters (a
+/// comment's line breaks) as spaces: one line.
+fn clip_token(token: &str) -> String {
+    token
+        .chars()
+        .take(PdnError::MAX_TOKEN_CHARS)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 /// Characters that end a symbol token.
@@ -254,26 +560,40 @@ fn is_delimiter(c: char) -> bool {
 }
 
 struct Lexer<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    text: &'a str,
+    /// Byte offset of the next character.
+    pos: usize,
     line: usize,
     column: usize,
+    /// Recovering (see [`recover_pdn`]): certain faults are repaired into `repairs`,
+    /// tags must close on their line.
+    lenient: bool,
+    repairs: Vec<Repair>,
 }
 
 impl<'a> Lexer<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, first_line: usize, lenient: bool) -> Self {
         Lexer {
-            chars: text.chars().peekable(),
-            line: 1,
+            text,
+            pos: 0,
+            line: first_line,
             column: 1,
+            lenient,
+            repairs: Vec::new(),
         }
     }
 
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
     }
 
     fn bump(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -283,12 +603,22 @@ impl<'a> Lexer<'a> {
         Some(c)
     }
 
+    /// Moves on by `bytes` bytes (a whole number of characters).
+    fn advance(&mut self, bytes: usize) {
+        let end = self.pos + bytes;
+        while self.pos < end && self.bump().is_some() {}
+    }
+
     fn skip_line(&mut self) {
         while let Some(c) = self.bump() {
             if c == '\n' {
                 break;
             }
         }
+    }
+
+    fn repair(&mut self, line: usize, fault: String) {
+        self.repairs.push(Repair { line, fault });
     }
 
     fn error(&self, kind: PdnErrorKind, line: usize, column: usize, token: String) -> RawError {
@@ -321,6 +651,10 @@ impl<'a> Lexer<'a> {
                 '(' => TokenKind::Variation(self.read_variation()?),
                 ')' | ']' | '}' => {
                     self.bump();
+                    if self.lenient {
+                        self.repair(line, format!("stray `{c}` dropped"));
+                        continue;
+                    }
                     let kind = if c == ')' {
                         PdnErrorKind::UnmatchedParenthesis
                     } else {
@@ -349,21 +683,32 @@ impl<'a> Lexer<'a> {
         s
     }
 
-    /// Reads `{...}` (the lexer is on `{`) and returns the normalized text.
+    /// Reads `{...}` (the lexer is on `{`) and returns the normalized text. Strictly a
+    /// comment ends at the first `}`; recovering, one holding `{` ends at its matching
+    /// `}` where there is one.
     fn read_comment(&mut self) -> Result<String, RawError> {
         let (line, column) = (self.line, self.column);
-        self.bump();
-        let mut raw = String::new();
-        loop {
-            match self.bump() {
-                Some('}') => return Ok(normalize_comment(&raw)),
-                Some(c) => raw.push(c),
-                None => {
-                    let token = format!("{{{raw}");
-                    return Err(self.error(PdnErrorKind::UnterminatedComment, line, column, token));
+        let body = &self.rest()[1..];
+        let Some(first_close) = body.find('}') else {
+            self.advance(self.text.len() - self.pos);
+            let token = format!("{{{body}");
+            return Err(self.error(PdnErrorKind::UnterminatedComment, line, column, token));
+        };
+        let mut end = first_close;
+        if self.lenient && body[..first_close].contains('{') {
+            let fault = match matching_close(body) {
+                Some(close) => {
+                    end = close;
+                    "comment holds braces, read to its matching `}`"
                 }
-            }
+                None => "comment holds a stray `{`, read to the first `}`",
+            };
+            let token = clip_token(&format!("{{{}}}", &body[..end]));
+            self.repair(line, format!("{fault}: `{token}`"));
         }
+        let raw = &body[..end];
+        self.advance(end + 2);
+        Ok(normalize_comment(raw))
     }
 
     /// Reads a `( ... )` variation, nested variations and comments included, and
@@ -398,60 +743,120 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    /// Reads `[Name "value"]` (the lexer is on `[`).
+    /// Reads `[Name "value"]` (the lexer is on `[`). Recovering, the tag must close on
+    /// its line, and a value with a stray quote is repaired.
     fn read_tag(&mut self) -> Result<TokenKind, RawError> {
         let (line, column) = (self.line, self.column);
-        let mut raw = String::new();
-        match self.read_tag_parts(&mut raw) {
-            Some((name, value)) => Ok(TokenKind::Tag(name, value)),
-            None => Err(self.error(PdnErrorKind::MalformedTag, line, column, raw)),
-        }
-    }
-
-    /// Consumes characters (also recorded in `raw`) while they fit a tag.
-    fn read_tag_parts(&mut self, raw: &mut String) -> Option<(String, String)> {
-        let mut take = |lx: &mut Self| {
-            let c = lx.bump()?;
-            raw.push(c);
-            Some(c)
+        let rest = self.rest();
+        let scope = if self.lenient {
+            let end = rest.find('\n').unwrap_or(rest.len());
+            rest[..end].trim_end_matches('\r')
+        } else {
+            rest
         };
-        take(self)?; // '['
-        self.skip_inline_space_into(&mut take);
-        let mut name = String::new();
-        while let Some(c) = self.peek() {
-            if !(c.is_alphanumeric() || c == '_') {
-                break;
+        if let Some((name, value, used)) = parse_tag(scope) {
+            self.advance(used);
+            return Ok(TokenKind::Tag(name, value));
+        }
+        if self.lenient {
+            if let Some((name, value, used, fault)) = repair_tag(scope) {
+                let token = clip_token(&scope[..used]);
+                self.repair(line, format!("{fault}: `{token}`"));
+                self.advance(used);
+                return Ok(TokenKind::Tag(name, value));
             }
-            name.push(c);
-            take(self)?;
+            self.advance(scope.len());
         }
-        self.skip_inline_space_into(&mut take);
-        if name.is_empty() || take(self)? != '"' {
-            return None;
-        }
-        let mut value = String::new();
-        loop {
-            match take(self)? {
-                '"' => break,
-                '\\' => match take(self)? {
-                    c @ ('"' | '\\') => value.push(c),
-                    c => {
-                        value.push('\\');
-                        value.push(c);
-                    }
-                },
-                c => value.push(c),
-            }
-        }
-        self.skip_inline_space_into(&mut take);
-        (take(self)? == ']').then_some((name, value))
+        let token = scope.lines().next().unwrap_or("[").to_string();
+        Err(self.error(PdnErrorKind::MalformedTag, line, column, token))
     }
+}
 
-    fn skip_inline_space_into(&mut self, take: &mut impl FnMut(&mut Self) -> Option<char>) {
-        while self.peek().is_some_and(char::is_whitespace) {
-            take(self);
+/// The byte offset in `body` (the text after a `{`) of the `}` that closes it when
+/// braces nest.
+fn matching_close(body: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in body.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
         }
     }
+    None
+}
+
+/// Skips whitespace; returns the offset of the next character.
+fn skip_space(s: &str, from: usize) -> usize {
+    s[from..]
+        .find(|c: char| !c.is_whitespace())
+        .map_or(s.len(), |i| from + i)
+}
+
+/// The name of a tag starting at `s` (`[ Name "`): the name, and the offset of the
+/// opening quote.
+fn tag_name(s: &str) -> Option<(String, usize)> {
+    let from = skip_space(s, s.strip_prefix('[').map(|_| 1)?);
+    let len = s[from..]
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len() - from);
+    let quote = skip_space(s, from + len);
+    (len > 0 && s[quote..].starts_with('"')).then(|| (s[from..from + len].to_string(), quote))
+}
+
+/// A tag pair `[Name "value"]` at the start of `s` (values escape `"` and `\` with
+/// `\`): its name, value and length in bytes.
+fn parse_tag(s: &str) -> Option<(String, String, usize)> {
+    let (name, quote) = tag_name(s)?;
+    let mut value = String::new();
+    let mut chars = s[quote + 1..].char_indices();
+    let close = loop {
+        match chars.next()? {
+            (i, '"') => break quote + 1 + i,
+            (_, '\\') => match chars.next()?.1 {
+                c @ ('"' | '\\') => value.push(c),
+                c => {
+                    value.push('\\');
+                    value.push(c);
+                }
+            },
+            (_, c) => value.push(c),
+        }
+    };
+    let end = skip_space(s, close + 1);
+    s[end..].starts_with(']').then_some((name, value, end + 1))
+}
+
+/// A tag pair on one line whose value holds a stray quote (`[Event "1 turno""]`,
+/// `[Event "Torneo "Citta""]`): its name, value, length in bytes and the fault in
+/// words. The value runs to the first quote followed by `]`; quotes ending it are
+/// dropped, those inside kept.
+fn repair_tag(line: &str) -> Option<(String, String, usize, &'static str)> {
+    let (name, quote) = tag_name(line)?;
+    let (close, used) = line
+        .char_indices()
+        .skip_while(|&(i, _)| i <= quote)
+        .find_map(|(i, c)| {
+            let before = line[..i].trim_end();
+            (c == ']' && before.len() > quote + 1 && before.ends_with('"'))
+                .then(|| (before.len() - 1, i + 1))
+        })?;
+    let raw = &line[quote + 1..close];
+    let trimmed = raw.trim_end_matches('"');
+    let fault = if trimmed.len() < raw.len() {
+        "tag value ends in a doubled quote"
+    } else if raw.contains('"') {
+        "tag value holds an unescaped quote"
+    } else {
+        "tag value ends in a backslash"
+    };
+    let value = trimmed.replace("\\\"", "\"").replace("\\\\", "\\");
+    Some((name, value, used, fault))
 }
 
 /// Collapses runs of whitespace into one space and trims the ends.
@@ -464,6 +869,31 @@ fn normalize_comment(raw: &str) -> String {
 /// Result tokens recognized by the reader.
 const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
 
+/// A result token, or (recovering) a result with a suffix of letters (`0-2t`): the
+/// result and the suffix.
+fn split_result(sym: &str) -> Option<(&str, &str)> {
+    if RESULTS.contains(&sym) {
+        return Some((sym, ""));
+    }
+    let body = sym.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    (body.len() < sym.len() && RESULTS[..7].contains(&body)).then(|| (body, &sym[body.len()..]))
+}
+
+/// The `Termination` of a result suffix: `t` (tempo) is a time forfeit.
+fn termination(suffix: &str) -> String {
+    match suffix.to_ascii_lowercase().as_str() {
+        "t" => "time forfeit".to_string(),
+        _ => format!("result suffix {suffix}"),
+    }
+}
+
+/// A game read by the builder, with the line of its first token and of each move.
+struct Built {
+    game: PdnGame,
+    line: usize,
+    move_lines: Vec<usize>,
+}
+
 /// Accumulates one game from tokens.
 #[derive(Default)]
 struct GameBuilder {
@@ -472,11 +902,18 @@ struct GameBuilder {
     next: Option<(u32, Side)>,
     /// Whether move text (moves, numbers, comments) has started.
     in_movetext: bool,
+    /// The line of the first token, once fed.
+    first_line: Option<usize>,
+    /// The line of each move.
+    move_lines: Vec<usize>,
+    /// Recovering: result suffixes are read (noted in `repairs`).
+    lenient: bool,
+    repairs: Vec<Repair>,
 }
 
 impl GameBuilder {
     /// Feeds a token; returns a finished game when the token ends one.
-    fn feed(&mut self, token: Token) -> Result<Option<PdnGame>, RawError> {
+    fn feed(&mut self, token: Token) -> Result<Option<Built>, RawError> {
         match token.kind {
             TokenKind::Tag(name, value) => {
                 let done = if self.in_movetext {
@@ -484,10 +921,12 @@ impl GameBuilder {
                 } else {
                     None
                 };
+                self.first_line.get_or_insert(token.line);
                 self.game.tags.push((name, value));
                 Ok(done)
             }
             TokenKind::Comment(text) => {
+                self.first_line.get_or_insert(token.line);
                 self.in_movetext = true;
                 let slot = match self.game.moves.last_mut() {
                     Some(m) => &mut m.comment,
@@ -497,6 +936,7 @@ impl GameBuilder {
                 Ok(None)
             }
             TokenKind::Variation(text) => {
+                self.first_line.get_or_insert(token.line);
                 self.in_movetext = true;
                 if let Some(m) = self.game.moves.last_mut() {
                     m.variations.push(text);
@@ -507,15 +947,25 @@ impl GameBuilder {
         }
     }
 
-    fn symbol(
-        &mut self,
-        sym: &str,
-        line: usize,
-        column: usize,
-    ) -> Result<Option<PdnGame>, RawError> {
+    fn symbol(&mut self, sym: &str, line: usize, column: usize) -> Result<Option<Built>, RawError> {
+        self.first_line.get_or_insert(line);
         self.in_movetext = true;
         if RESULTS.contains(&sym) {
             self.game.result = (sym != "*").then(|| sym.to_string());
+            return Ok(self.finish());
+        }
+        if self.lenient
+            && let Some((result, suffix)) = split_result(sym)
+        {
+            self.game.result = Some(result.to_string());
+            let ending = termination(suffix);
+            if self.game.tag("Termination").is_none() {
+                self.game.set_tag("Termination", &ending);
+            }
+            self.repairs.push(Repair {
+                line,
+                fault: format!("result `{sym}` read as {result}, ending: {ending}"),
+            });
             return Ok(self.finish());
         }
         if is_annotation(sym) {
@@ -527,7 +977,7 @@ impl GameBuilder {
             return Ok(None);
         }
         let rest = self.move_number_prefix(sym);
-        if rest.is_empty() || self.push_move(rest) {
+        if rest.is_empty() || self.push_move(rest, line) {
             return Ok(None);
         }
         Err(RawError {
@@ -563,7 +1013,7 @@ impl GameBuilder {
     }
 
     /// Appends a move if `text` is valid move text.
-    fn push_move(&mut self, raw: &str) -> bool {
+    fn push_move(&mut self, raw: &str, line: usize) -> bool {
         let Some(text) = normalize_move(raw) else {
             return false;
         };
@@ -572,6 +1022,7 @@ impl GameBuilder {
         let glyph = raw_text_suffix(raw);
         mv.annotation = (!glyph.is_empty()).then(|| glyph.to_string());
         self.game.moves.push(mv);
+        self.move_lines.push(line);
         self.next = Some(match side {
             Side::White => (number, Side::Black),
             Side::Black => (number.saturating_add(1), Side::White),
@@ -579,10 +1030,20 @@ impl GameBuilder {
         true
     }
 
-    /// Returns the game built so far, if anything was read, and resets.
-    fn finish(&mut self) -> Option<PdnGame> {
-        let builder = std::mem::take(self);
-        (builder.in_movetext || !builder.game.tags.is_empty()).then_some(builder.game)
+    /// Returns the game built so far, if anything was read, and resets (a recovering
+    /// builder stays one; its repairs stay for the caller to take).
+    fn finish(&mut self) -> Option<Built> {
+        let fresh = GameBuilder {
+            lenient: self.lenient,
+            repairs: std::mem::take(&mut self.repairs),
+            ..GameBuilder::default()
+        };
+        let builder = std::mem::replace(self, fresh);
+        (builder.in_movetext || !builder.game.tags.is_empty()).then(|| Built {
+            line: builder.first_line.unwrap_or(1),
+            game: builder.game,
+            move_lines: builder.move_lines,
+        })
     }
 }
 
@@ -613,8 +1074,8 @@ fn is_annotation(sym: &str) -> bool {
     }
 }
 
-/// Validates move text and returns it normalized (`!`/`?` suffixes removed,
-/// capture separators written as `x`).
+/// Validates move text and returns it normalized (`!`/`?` suffixes and leading zeros
+/// removed, capture separators written as `x`).
 fn normalize_move(text: &str) -> Option<String> {
     let text = text.trim_end_matches(['!', '?']);
     let capture = text.contains(['x', 'X', ':']);
@@ -634,6 +1095,11 @@ fn normalize_move(text: &str) -> Option<String> {
     if !squares.iter().all(|s| valid_square(s)) {
         return None;
     }
+    // Leading zeros (`06-10`) are dropped.
+    let squares: Vec<String> = squares
+        .iter()
+        .map(|s| s.trim_start_matches('0').to_string())
+        .collect();
     if quiet && squares.first() == squares.last() {
         // `1-1` would be a result token, and is no move anyway.
         return None;
@@ -1020,6 +1486,80 @@ mod tests {
         assert_eq!(parse_pdn(&text).expect("written PDN is valid"), a);
     }
 
+    /// Reads `text` with [`recover_pdn`]: the games read (by number) and the warnings.
+    fn recover(text: &str) -> (Vec<(usize, PdnGame)>, Vec<String>) {
+        let read = recover_pdn(text);
+        let warnings = read.iter().flat_map(|g| &g.warnings).map(|w| w.to_string());
+        let warnings = warnings.collect();
+        let games = read
+            .into_iter()
+            .filter_map(|g| g.game.map(|game| (g.number, game)));
+        (games.collect(), warnings)
+    }
+
+    #[test]
+    fn recovers_the_faults_of_real_files() {
+        let (games, warnings) = recover("[Event \"1 turno\"\"]\n\n1. 22-18 06-10 1-0\n");
+        assert_eq!(games[0].1.tag("Event"), Some("1 turno"));
+        assert_eq!(games[0].1.moves[1].text, "6-10");
+        assert_eq!(
+            warnings,
+            [
+                "game 1, line 1: repaired: tag value ends in a doubled quote: `[Event \"1 turno\"\"]`"
+            ]
+        );
+        let (games, warnings) = recover("1. 22-18 {a {PARI} b} 1/2-1/2 } 11-15 0-2t");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].1.moves[0].comment.as_deref(), Some("a {PARI} b"));
+        assert_eq!(games[1].1.result.as_deref(), Some("0-2"));
+        assert_eq!(games[1].1.tag("Termination"), Some("time forfeit"));
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(warnings[1].starts_with("game 2, line 1: repaired: stray `}` dropped"));
+        // A bad game is skipped to its result; the games around it are read.
+        let (games, warnings) = recover("1. 22-18 2-0\n1. 22-99 11-15 0-2\n1. 21-17 1-1\n");
+        let numbers: Vec<usize> = games.iter().map(|g| g.0).collect();
+        assert_eq!(numbers, [1, 3]);
+        assert_eq!(warnings, ["game 2, line 2: skipped: invalid token `22-99`"]);
+        // `[` at a line start in a comment is the comment's, even as a tag pair; after
+        // a blank line it starts a game, so a comment never closed costs one game.
+        let text = "[White \"a\"]\n1. 22-18 {see\n[White \"b\"]\n} *\n\n[White \"c\"]\n1. 22-18 {x\n\n[White \"d\"]\n1. 21-17 *\n";
+        let (games, warnings) = recover(text);
+        let whites: Vec<_> = games.iter().map(|g| g.1.tag("White")).collect();
+        assert_eq!(whites, [Some("a"), Some("d")]);
+        assert_eq!(
+            games[0].1.moves[0].comment.as_deref(),
+            Some("see [White \"b\"]")
+        );
+        assert_eq!(
+            warnings,
+            ["game 2, line 7: skipped: unterminated comment `{x  `"]
+        );
+        // Recovering, a tag closes on its line.
+        let (games, warnings) =
+            recover("[Event \"a\nb\"]\n1. 22-18 *\n\n[Event \"c\"]\n1. 21-17 *\n");
+        assert_eq!(games.len(), 1);
+        assert!(
+            warnings[0].starts_with("game 1, line 1: skipped: malformed tag pair `[Event \"a`"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn italian_tag_names_and_results() {
+        let g = parse_one("[Bianco \"Rossi\"]\n[Nero \"Verdi\"]\n[Risultato \"2-0\"]\n1. 22-18");
+        assert_eq!(
+            (g.tag("White"), g.tag("Black")),
+            (Some("Rossi"), Some("Verdi"))
+        );
+        assert_eq!(
+            (g.result.as_deref(), g.result_or_tag()),
+            (None, Some("2-0"))
+        );
+        let mut g = g;
+        g.set_tag("White", "Neri");
+        assert_eq!(g.tag("White"), Some("Neri"));
+    }
+
     #[test]
     fn tag_helpers() {
         let mut g = PdnGame::default();
@@ -1101,14 +1641,39 @@ mod tests {
     }
 
     proptest! {
+        /// Whatever text comes before it, a game after a blank line is read, and every
+        /// fault found names a line of the text and its token.
         #[test]
-        fn arbitrary_text_never_panics(text in "\\PC*") {
-            let _ = parse_pdn(&text);
-        }
-
-        #[test]
-        fn pdn_like_text_never_panics(text in "[\\[\\]{}()\"\\\\;%$!?.xX:0-9 \\n*/-]{0,200}") {
-            let _ = parse_pdn(&text);
+        fn a_game_after_any_text_is_read(
+            junk in prop_oneof![
+                "\\PC{0,200}",
+                "[\\[\\]{}()\"\\\\;%$!?.xX:0-9 \\n*/-]{0,200}",
+                "(\\[[A-Za-z]{1,5} \"[a-z\"]{0,4}\"\\]\n|[0-9]{1,2}[-x][0-9]{1,2} |\\{|\\}|1-0t? |\n){0,30}",
+            ],
+            game in arb_game(),
+        ) {
+            let mut game = game;
+            game.tags.insert(0, ("Event".to_string(), "x".to_string()));
+            let text = format!("{junk}\n\n{}", write_pdn(std::slice::from_ref(&game)));
+            let read = recover_pdn(&text);
+            let lines = text.split('\n').count();
+            for w in read.iter().flat_map(|g| &g.warnings) {
+                prop_assert!((1..=lines).contains(&w.line), "{w}");
+                prop_assert!(w.fault.contains('`'), "{w}");
+                prop_assert!(!w.to_string().contains(['\n', '\r']), "{w}");
+            }
+            game.sort_tags();
+            let last = read.last().and_then(|g| g.game.as_ref());
+            prop_assert!(last.is_some(), "{text}");
+            if let Some(last) = last {
+                prop_assert_eq!(&last.moves, &game.moves, "{}", text);
+                prop_assert_eq!(&last.result, &game.result);
+                prop_assert_eq!(&last.comment, &game.comment);
+                prop_assert!(last.tags.ends_with(&game.tags), "{:?}", last.tags);
+            }
+            // Numbers count every game, skipped ones too.
+            let numbers: Vec<usize> = read.iter().map(|g| g.number).collect();
+            prop_assert_eq!(numbers, (1..=read.len()).collect::<Vec<_>>());
         }
 
         #[test]

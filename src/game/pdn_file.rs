@@ -11,7 +11,9 @@
 //! assert_eq!(games[0].tag("Event"), Some("Città"));
 //! ```
 
-use super::pdn::{PdnGame, parse_pdn};
+use super::Game;
+use super::pdn::{PdnGame, PdnWarning, parse_pdn, recover_pdn};
+use super::replay::replay_recovering;
 
 /// The `GameType` of Italian draughts in PDN.
 pub const ITALIAN_GAME_TYPE: u32 = 22;
@@ -99,8 +101,9 @@ pub fn check_game_type(game: &PdnGame) -> Result<(), String> {
     }
 }
 
-/// Reads every game of a PDN file's bytes, refusing the file at the first game of
-/// another game type. Errors are one line.
+/// Reads every game of a PDN file's bytes strictly, refusing the file at its first
+/// fault or game of another game type (see [`read_recovering`] for a reader that reads
+/// every game it can). Errors are one line.
 pub fn read_games(bytes: &[u8]) -> Result<Vec<PdnGame>, String> {
     let games = parse_pdn(&decode(bytes)).map_err(|e| e.to_string())?;
     for (i, game) in games.iter().enumerate() {
@@ -109,10 +112,98 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<PdnGame>, String> {
     Ok(games)
 }
 
-/// Reads the PDN file at `path` (see [`read_games`]); errors name the file.
-pub fn read_file(path: &std::path::Path) -> Result<Vec<PdnGame>, String> {
+/// A game of a file read by [`read_recovering`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileGame {
+    /// 1-based number of the game in the file (skipped games keep their numbers).
+    pub number: usize,
+    /// The record, repairs applied (an ambiguous capture written as its full path).
+    pub pdn: PdnGame,
+    /// Its legal replay, under the default draw rules.
+    pub replay: Game,
+}
+
+/// What [`read_recovering`] made of a file: the games read and what was wrong with
+/// the others.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PdnRead {
+    /// The games read (repaired ones included), in file order.
+    pub games: Vec<FileGame>,
+    /// Every repair and every skipped game, in file order.
+    pub warnings: Vec<PdnWarning>,
+    /// Games read with at least one repair.
+    pub repaired: usize,
+    /// Games left out.
+    pub skipped: usize,
+}
+
+impl PdnRead {
+    /// Whether no game was skipped.
+    pub fn complete(&self) -> bool {
+        self.skipped == 0
+    }
+
+    /// `12 games read (1 repaired), 2 skipped`.
+    pub fn summary(&self) -> String {
+        let n = self.games.len();
+        format!(
+            "{n} game{} read ({} repaired), {} skipped",
+            if n == 1 { "" } else { "s" },
+            self.repaired,
+            self.skipped
+        )
+    }
+
+    /// The warnings as lines naming the file: `games.pdn: game 3, line 41: skipped: ...`.
+    pub fn warning_lines(&self, name: &str) -> Vec<String> {
+        self.warnings
+            .iter()
+            .map(|w| format!("{name}: {w}"))
+            .collect()
+    }
+}
+
+/// Reads every game of a PDN file's bytes that can be read (see
+/// [`recover_pdn`]): a game with a fault of certain meaning is repaired, any other
+/// (another `GameType`, an illegal move among them) is skipped, and the rest of the file
+/// is read. Each game read replays legally.
+pub fn read_recovering(bytes: &[u8]) -> PdnRead {
+    let mut read = PdnRead::default();
+    for entry in recover_pdn(&decode(bytes)) {
+        let mut warnings = entry.warnings;
+        let kept = entry.game.and_then(|mut pdn| {
+            match replay_recovering(&mut pdn, entry.number, entry.line, &entry.move_lines) {
+                Ok((replay, repairs)) => {
+                    warnings.extend(repairs);
+                    Some(FileGame {
+                        number: entry.number,
+                        pdn,
+                        replay,
+                    })
+                }
+                Err(skip) => {
+                    warnings.push(skip);
+                    None
+                }
+            }
+        });
+        match kept {
+            Some(game) => {
+                read.repaired += usize::from(!warnings.is_empty());
+                read.games.push(game);
+            }
+            None => read.skipped += 1,
+        }
+        read.warnings.extend(warnings);
+    }
+    read
+}
+
+/// Reads the PDN file at `path` with [`read_recovering`]; the error (a file that
+/// cannot be read) names it.
+pub fn read_file(path: &std::path::Path) -> Result<PdnRead, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read_games(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(read_recovering(&bytes))
 }
 
 /// One line about a game for a picker: `1. White - Black, Event, Date, 1-0 (42 moves)`.

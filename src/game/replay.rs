@@ -14,7 +14,7 @@ use crate::board::{Color, Position};
 use crate::movegen::MoveError;
 
 use super::Game;
-use super::pdn::PdnGame;
+use super::pdn::{Fix, PdnGame, PdnMove, PdnWarning};
 use super::pdn_file::check_game_type;
 
 /// Why a game could not be replayed.
@@ -103,6 +103,185 @@ pub fn replay_all(games: &[PdnGame]) -> Result<Vec<Game>, ReplayError> {
         .iter()
         .enumerate()
         .map(|(i, g)| replay_game(g, i + 1))
+        .collect()
+}
+
+/// Longest look-ahead spent on ambiguous moves in one game, in replays of the moves
+/// that follow; past it an ambiguous move takes its first candidate.
+const LOOKAHEAD_BUDGET: usize = 256;
+
+/// An ambiguous move of a game and the candidate taken.
+struct Choice {
+    /// Index of the move in the game.
+    index: usize,
+    /// The candidates, in move-list order (by squares: from, to, men taken).
+    candidates: Vec<String>,
+    /// The candidate taken.
+    taken: String,
+    /// Whether the moves that follow decided it (else it is the first candidate).
+    decided: bool,
+}
+
+/// How far a replay went.
+struct Attempt {
+    game: Game,
+    /// The index of the first move that could not be played, and why.
+    failed: Option<(usize, MoveError)>,
+    choices: Vec<Choice>,
+}
+
+impl Attempt {
+    fn reached(&self, moves: usize) -> usize {
+        self.failed.as_ref().map_or(moves, |(i, _)| *i)
+    }
+}
+
+/// Replays `moves[from..]` in `game`; an ambiguous move takes the candidate with which
+/// the most moves that follow replay, the first in move-list order on a tie.
+fn replay_from(mut game: Game, moves: &[PdnMove], from: usize, budget: &mut usize) -> Attempt {
+    for (i, m) in moves.iter().enumerate().skip(from) {
+        let candidates = match game.play_text(&m.text) {
+            Ok(_) => continue,
+            Err(MoveError::Ambiguous { candidates, .. }) => candidates,
+            Err(error) => {
+                return Attempt {
+                    game,
+                    failed: Some((i, error)),
+                    choices: Vec::new(),
+                };
+            }
+        };
+        let mut best: Option<(Attempt, String)> = None;
+        let mut ties = 0;
+        for text in &candidates {
+            let mut tried = game.clone();
+            if tried.play_text(text).is_err() {
+                continue;
+            }
+            let attempt = if *budget > 0 {
+                *budget -= 1;
+                replay_from(tried, moves, i + 1, budget)
+            } else {
+                Attempt {
+                    game: tried,
+                    failed: None,
+                    choices: Vec::new(),
+                }
+            };
+            let reached = attempt.reached(moves.len());
+            match &best {
+                Some((b, _)) if reached < b.reached(moves.len()) => {}
+                Some((b, _)) if reached == b.reached(moves.len()) => ties += 1,
+                _ => {
+                    best = Some((attempt, text.clone()));
+                    ties = 0;
+                }
+            }
+            if *budget == 0 && best.is_some() {
+                break;
+            }
+        }
+        let Some((mut attempt, taken)) = best else {
+            let error = MoveError::Ambiguous {
+                text: m.text.clone(),
+                candidates,
+            };
+            return Attempt {
+                game,
+                failed: Some((i, error)),
+                choices: Vec::new(),
+            };
+        };
+        let choice = Choice {
+            index: i,
+            candidates,
+            taken,
+            decided: ties == 0 && *budget > 0,
+        };
+        attempt.choices.insert(0, choice);
+        return attempt;
+    }
+    Attempt {
+        game,
+        failed: None,
+        choices: Vec::new(),
+    }
+}
+
+/// Replays a game of a recovering read ([`crate::game::pdn::recover_pdn`]), numbered
+/// `number` and starting on line `line`, its moves on `move_lines`. An ambiguous short
+/// capture (`3x26` where two captures take that path's men in number) is resolved by
+/// the moves that follow where they decide it, else it is the first candidate in
+/// move-list order (by squares: from, to, then the men taken); either way `game`'s move
+/// takes the full path and a warning says so. A game that cannot be replayed (another
+/// `GameType`, a bad `FEN`, an illegal move) is refused with the warning that skips it.
+pub fn replay_recovering(
+    game: &mut PdnGame,
+    number: usize,
+    line: usize,
+    move_lines: &[usize],
+) -> Result<(Game, Vec<PdnWarning>), PdnWarning> {
+    let skip = |line: usize, fault: String| PdnWarning {
+        game: number,
+        line,
+        fix: Fix::Skipped,
+        fault,
+    };
+    check_game_type(game).map_err(|e| {
+        skip(
+            line,
+            format!("{e}: `{}`", clip(game.tag("GameType").unwrap_or(""))),
+        )
+    })?;
+    let start = start_position(game, number).map_err(|e| {
+        let fen = game.tag("FEN").unwrap_or("");
+        let e = e.to_string();
+        let reason = e.trim_start_matches(&format!("game {number}: "));
+        skip(line, format!("{reason}: `{}`", clip(fen)))
+    })?;
+    let mut budget = LOOKAHEAD_BUDGET;
+    let attempt = replay_from(Game::new(start), &game.moves, 0, &mut budget);
+    if let Some((i, error)) = attempt.failed {
+        let m = &game.moves[i];
+        let side = attempt.game.positions()[i].side_to_move();
+        let line = move_lines.get(i).copied().unwrap_or(line);
+        return Err(skip(
+            line,
+            format!("move {} ({side:?}) `{}`: {error}", m.number, m.text),
+        ));
+    }
+    let mut warnings = Vec::new();
+    for choice in attempt.choices {
+        let m = &mut game.moves[choice.index];
+        let how = if choice.decided {
+            "the moves that follow decide it".to_string()
+        } else {
+            "the first in move-list order, as no later move decides it".to_string()
+        };
+        warnings.push(PdnWarning {
+            game: number,
+            line: move_lines.get(choice.index).copied().unwrap_or(line),
+            fix: Fix::Repaired,
+            fault: format!(
+                "ambiguous move `{}` at move {} ({:?}), could be {}: read as {}, {how}",
+                m.text,
+                m.number,
+                m.side,
+                choice.candidates.join(" or "),
+                choice.taken
+            ),
+        });
+        m.text = choice.taken;
+    }
+    Ok((attempt.game, warnings))
+}
+
+/// At most 40 characters of a tag value, control characters as spaces: for a warning
+/// of one line.
+fn clip(text: &str) -> String {
+    text.chars()
+        .take(40)
+        .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
 }
 

@@ -313,15 +313,25 @@ fn pdn_file(app: &App, query: &str, body: &[u8]) -> Answer {
     load_pdn(app, body, choice)
 }
 
-/// Loads a game of a PDN file into the board; a file of several games and no choice
-/// leaves the board as it is and answers `{"choose": [one line a game]}`.
+/// Loads a game of a PDN file into the board (`{"warnings": [...]}` with its repairs,
+/// if any); a file of several games, or with faults, and no choice leaves the board as
+/// it is and answers `{"choose": [one line a game], "numbers": [its number in the
+/// file], "warnings": [one line a repair or skipped game], "summary": "..."}`.
 fn load_pdn(app: &App, bytes: &[u8], choice: Option<usize>) -> Answer {
     match ShownGame::from_pdn(bytes, choice).map_err(bad)? {
-        PdnLoad::Game(game) => run(app, |st| {
-            st.new_game(game);
-            Ok(())
-        }),
-        PdnLoad::Choose(list) => Ok(Some(json!({ "choose": list }))),
+        PdnLoad::Game(game, warnings) => {
+            run(app, |st| {
+                st.new_game(game);
+                Ok(())
+            })?;
+            Ok((!warnings.is_empty()).then(|| json!({ "warnings": warnings })))
+        }
+        PdnLoad::Choose(c) => Ok(Some(json!({
+            "choose": c.games,
+            "numbers": c.numbers,
+            "warnings": c.warnings,
+            "summary": c.summary,
+        }))),
     }
 }
 

@@ -6,8 +6,9 @@
 use serde_json::{Value, json};
 
 use crate::board::{Color, Move, Position};
+use crate::game::pdn::Fix;
 use crate::game::pdn::{PdnGame, PdnMove, parse_pdn, write_pdn};
-use crate::game::pdn_file::{describe, read_games};
+use crate::game::pdn_file::{describe, read_recovering};
 use crate::game::record::{RecordEnd, pdn_record};
 use crate::game::replay::replay_game;
 use crate::game::{DrawRules, Game, Verdict};
@@ -34,10 +35,23 @@ pub struct ShownGame {
 /// What a PDN file gives the board: one game, or the list to choose from.
 #[derive(Clone, Debug)]
 pub enum PdnLoad {
-    /// The game to show.
-    Game(ShownGame),
-    /// The file holds several games: one line about each, in file order.
-    Choose(Vec<String>),
+    /// The game to show, and the repairs made to it (one line each).
+    Game(ShownGame, Vec<String>),
+    /// The games to choose from, with what went wrong with the file.
+    Choose(PdnChoice),
+}
+
+/// The games of a file to choose from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PdnChoice {
+    /// One line about each game read, in file order, numbered as in the file.
+    pub games: Vec<String>,
+    /// The games' numbers in the file (a skipped game's number is missing).
+    pub numbers: Vec<usize>,
+    /// One line for each repair and each skipped game, naming game and line.
+    pub warnings: Vec<String>,
+    /// `12 games read (1 repaired), 2 skipped`.
+    pub summary: String,
 }
 
 /// How the board's game ended (by the rules' verdict or a fallen flag), for the page and PDN.
@@ -351,26 +365,56 @@ impl ShownGame {
         board_record(&self.game, white, black, None)
     }
 
-    /// The game of a PDN file's bytes (any encoding other programs write): game
-    /// `choice` (0-based), or the only game; a file of several games without a choice
-    /// gives the list to choose from. The main line is replayed by the rules (an
-    /// illegal move is an error) and its last ply shown; variations are kept as far as
-    /// their moves are legal.
+    /// The game of a PDN file's bytes (any encoding other programs write): game number
+    /// `choice` + 1 of the file, or the only game. A file of several games without a
+    /// choice, or whose reading found faults, gives the list to choose from with the
+    /// warnings (a faulty game is repaired where its meaning is certain, else skipped:
+    /// see [`read_recovering`]). The main line is replayed by the rules and its last
+    /// ply shown; variations are kept as far as their moves are legal.
     pub fn from_pdn(bytes: &[u8], choice: Option<usize>) -> Result<PdnLoad, String> {
-        let games = read_games(bytes).map_err(|e| format!("bad PDN: {e}"))?;
-        let index = match (choice, games.len()) {
-            (_, 0) => return Err("the PDN file holds no game".into()),
-            (Some(i), n) if i >= n => {
-                return Err(format!("no game {}: the PDN file holds {n}", i + 1));
+        let read = read_recovering(bytes);
+        let warning_of = |number: usize| {
+            let lines = read.warnings.iter().filter(|w| w.game == number);
+            lines.map(|w| w.to_string()).collect::<Vec<_>>()
+        };
+        let last = read.warnings.last().map(|w| w.game).into_iter();
+        let count = read.games.iter().map(|g| g.number).chain(last).max();
+        let chosen = match (choice, read.games.len()) {
+            (_, 0) => {
+                return Err(
+                    match read.warnings.iter().rev().find(|w| w.fix == Fix::Skipped) {
+                        Some(w) => format!("bad PDN: no game could be read: {w}"),
+                        None => "the PDN file holds no game".into(),
+                    },
+                );
             }
-            (Some(i), _) => i,
-            (None, 1) => 0,
+            (Some(i), _) => match read.games.iter().find(|g| g.number == i + 1) {
+                Some(game) => game,
+                None if count.is_some_and(|n| i < n) => {
+                    let why = warning_of(i + 1).pop().unwrap_or_default();
+                    return Err(format!("bad PDN: game {} was skipped: {why}", i + 1));
+                }
+                None => {
+                    let n = count.unwrap_or(0);
+                    return Err(format!("no game {}: the PDN file holds {n}", i + 1));
+                }
+            },
+            (None, 1) if read.warnings.is_empty() => &read.games[0],
             (None, _) => {
-                let list = games.iter().enumerate().map(|(i, g)| describe(i, g));
-                return Ok(PdnLoad::Choose(list.collect()));
+                let games = read.games.iter();
+                return Ok(PdnLoad::Choose(PdnChoice {
+                    games: games
+                        .clone()
+                        .map(|g| describe(g.number - 1, &g.pdn))
+                        .collect(),
+                    numbers: games.map(|g| g.number).collect(),
+                    warnings: read.warnings.iter().map(|w| w.to_string()).collect(),
+                    summary: read.summary(),
+                }));
             }
         };
-        Ok(PdnLoad::Game(ShownGame::from_record(&games[index], index)?))
+        let shown = ShownGame::from_record(&chosen.pdn, chosen.number - 1)?;
+        Ok(PdnLoad::Game(shown, warning_of(chosen.number)))
     }
 
     fn from_record(record: &PdnGame, index: usize) -> Result<ShownGame, String> {
@@ -696,7 +740,7 @@ mod tests {
 
     fn loaded(bytes: &[u8]) -> ShownGame {
         match ShownGame::from_pdn(bytes, None) {
-            Ok(PdnLoad::Game(g)) => g,
+            Ok(PdnLoad::Game(g, _)) => g,
             other => panic!("expected one game: {other:?}"),
         }
     }
@@ -704,23 +748,51 @@ mod tests {
     #[test]
     fn several_games_offer_a_choice() {
         let text = b"[White \"A\"]\n1. 22-18 *\n\n[White \"B\"]\n1. 21-17 11-14 *\n";
-        let Ok(PdnLoad::Choose(list)) = ShownGame::from_pdn(text, None) else {
+        let Ok(PdnLoad::Choose(choice)) = ShownGame::from_pdn(text, None) else {
             panic!("expected a choice");
         };
-        assert_eq!(list.len(), 2);
-        assert!(list[1].starts_with("2. B - ?"), "{list:?}");
-        let Ok(PdnLoad::Game(g)) = ShownGame::from_pdn(text, Some(1)) else {
+        assert_eq!(choice.games.len(), 2);
+        assert!(choice.games[1].starts_with("2. B - ?"), "{choice:?}");
+        assert_eq!(choice.numbers, [1, 2]);
+        assert!(choice.warnings.is_empty());
+        let Ok(PdnLoad::Game(g, warnings)) = ShownGame::from_pdn(text, Some(1)) else {
             panic!("expected game 2");
         };
         assert_eq!(g.moves().len(), 2);
+        assert!(warnings.is_empty());
         let err = ShownGame::from_pdn(text, Some(2)).err().unwrap_or_default();
         assert_eq!(err, "no game 3: the PDN file holds 2");
         let english = b"[GameType \"21\"]\n1. 22-18 *";
         let err = ShownGame::from_pdn(english, None).err().unwrap_or_default();
         assert_eq!(
             err,
-            "bad PDN: PDN game 1: GameType 21 is English draughts, not Italian"
+            "bad PDN: no game could be read: game 1, line 1: skipped: \
+             GameType 21 is English draughts, not Italian: `21`"
         );
+    }
+
+    #[test]
+    fn faulty_games_are_listed_with_their_warnings() {
+        let text = b"[White \"A\"]\n1. 22-18 *\n\n[White \"B\"]\n1. 22-17 *\n\n\
+                     [White \"C\"]\n[Event \"x\"\"]\n1. 21-17 1-0\n";
+        let Ok(PdnLoad::Choose(choice)) = ShownGame::from_pdn(text, None) else {
+            panic!("expected a choice");
+        };
+        assert_eq!(choice.numbers, [1, 3]);
+        assert!(choice.games[1].starts_with("3. C - ?, x"), "{choice:?}");
+        assert_eq!(choice.warnings.len(), 2, "{choice:?}");
+        assert!(choice.warnings[0].starts_with("game 2, line 5: skipped: move 1 (White) `22-17`"));
+        assert!(choice.warnings[1].starts_with("game 3, line 8: repaired: tag value ends"));
+        assert_eq!(choice.summary, "2 games read (1 repaired), 1 skipped");
+        let err = ShownGame::from_pdn(text, Some(1)).err().unwrap_or_default();
+        assert!(
+            err.starts_with("bad PDN: game 2 was skipped: game 2, line 5"),
+            "{err}"
+        );
+        let Ok(PdnLoad::Game(g, warnings)) = ShownGame::from_pdn(text, Some(2)) else {
+            panic!("expected game 3");
+        };
+        assert_eq!((g.moves().len(), warnings.len()), (1, 1));
     }
 
     #[test]

@@ -237,6 +237,31 @@ def check_pdn_picker(b, profile):
     log("ok: Load PDN is reached with Tab")
 
 
+def check_pdn_warnings(b):
+    """A file with faulty games (tests/data/federation_faults.pdn): the picker lists the
+    games read, numbered as in the file, and beside them what was repaired or skipped."""
+    pdn = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "federation_faults.pdn")
+    b.el("pdn-file").send_keys(os.path.normpath(pdn))
+    picker = b.el("pdn-picker")
+    b.wait("the game picker", lambda: picker.get_attribute("open") is not None)
+    values = b.js("return [...document.querySelectorAll('#pdn-games option')].map(o => o.value);")
+    assert values == ["1", "2", "3", "4", "5", "6", "8", "9", "12"], values
+    warnings = b.js("return [...document.querySelectorAll('#pdn-warnings li')].map(li => li.textContent);")
+    assert len(warnings) == 8, warnings
+    assert b.el("pdn-warnings-box").is_displayed()
+    assert sum("skipped" in w for w in warnings) == 3, warnings
+    assert any(w.startswith("game 7, line 67: skipped: move 3 (White)") for w in warnings), warnings
+    assert any(w.startswith("game 2, line 14: repaired: tag value ends in a doubled quote") for w in warnings), warnings
+    count = b.el("pdn-count").text
+    assert "9 games read (5 repaired), 3 skipped" in count, count
+    b.screenshot("pdn-warnings")
+    Select(b.el("pdn-games")).select_by_value("9")
+    b.el("pdn-load").click()
+    b.wait("game 9 of the file", lambda: b.moves() == ["3x10x17x26"])
+    assert picker.get_attribute("open") is None
+    log("ok: a file with faulty games lists %d games and %d warnings; game 9 loaded" % (len(values), len(warnings)))
+
+
 def check_analysis(b):
     b.set_fen("W:W24:B9,11,12,20")
     b.el("go").click()
@@ -552,6 +577,7 @@ def main():
         b = Board(driver, url)
         check_basics(b)
         check_pdn_picker(b, profile)
+        check_pdn_warnings(b)
         check_analysis(b)
         check_settings_panel(b, engine)
         check_variation(b)

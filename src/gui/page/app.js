@@ -95,27 +95,43 @@ async function loadPdn(bytes, game) {
       return;
     }
     if (data.state) setState(data.state);
-    if (data.choose) pickGame(bytes, data.choose);
-    else say(game ? `loaded game ${game}` : "game loaded", true);
+    if (data.choose) pickGame(bytes, data);
+    else {
+      const notes = data.warnings && data.warnings.length ? ` (${data.warnings.join("; ")})` : "";
+      say(`${game ? `loaded game ${game}` : "game loaded"}${notes}`, true);
+    }
   } catch (e) {
     say(`the server does not answer: ${e}`);
   }
 }
 
-// The picker: one option per game of the file, Enter or "Load" loads it.
-function pickGame(bytes, list) {
+// The picker: one option per game read from the file (numbered as in the file), Enter
+// or "Load" loads it; beside the list, what was repaired or skipped.
+function pickGame(bytes, data) {
   const dialog = $("pdn-picker");
   const select = $("pdn-games");
+  const list = data.choose;
   select.textContent = "";
   list.forEach((text, i) => {
     const o = document.createElement("option");
-    o.value = String(i + 1);
+    o.value = String(data.numbers ? data.numbers[i] : i + 1);
     o.textContent = text;
     select.appendChild(o);
   });
   select.size = Math.min(10, Math.max(2, list.length));
   select.selectedIndex = 0;
-  $("pdn-count").textContent = `This file holds ${list.length} games. Choose one:`;
+  const warnings = data.warnings || [];
+  const box = $("pdn-warnings");
+  box.textContent = "";
+  warnings.forEach((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    box.appendChild(li);
+  });
+  $("pdn-warnings-box").hidden = warnings.length === 0;
+  $("pdn-count").textContent = warnings.length
+    ? `${data.summary}. Choose a game:`
+    : `This file holds ${list.length} games. Choose one:`;
   $("pdn-load").onclick = () => { dialog.close(); loadPdn(bytes, Number(select.value)); };
   select.ondblclick = () => $("pdn-load").click();
   select.onkeydown = (e) => { if (e.key === "Enter") { e.preventDefault(); $("pdn-load").click(); } };
