@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-use damiera::board::Position;
-use damiera::game::pdn::{Fix, PdnGame, PdnMove, Side, write_pdn};
+use damiera::board::{Color, Position};
+use damiera::game::pdn::{Fix, PdnGame, PdnMove, write_pdn};
 use damiera::game::pdn_file::{PdnRead, read_recovering};
 use damiera::movegen::{legal_moves, path_text};
 use proptest::prelude::*;
@@ -190,9 +190,9 @@ fn random_game(choices: &[usize], name: &str, result: &str) -> PdnGame {
         }
         let mv = legal.as_slice()[choice % legal.len()];
         let side = if ply % 2 == 0 {
-            Side::White
+            Color::White
         } else {
-            Side::Black
+            Color::Black
         };
         moves.push(PdnMove::new(&path_text(&pos, mv), ply as u32 / 2 + 1, side));
         pos = pos.play(mv);

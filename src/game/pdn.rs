@@ -33,14 +33,7 @@
 
 use std::fmt;
 
-/// The side that makes a move. White moves first in Italian draughts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// The white side.
-    White,
-    /// The black side.
-    Black,
-}
+use crate::board::Color;
 
 /// One move of a game's main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +43,7 @@ pub struct PdnMove {
     /// Full-move number the move belongs to (`1` for `1. 22-19 11-15`).
     pub number: u32,
     /// The side making the move.
-    pub side: Side,
+    pub side: Color,
     /// Comment following the move, whitespace-normalized.
     pub comment: Option<String>,
     /// Annotation glyph written after the move, such as `?` (mistake), `??`, `!`.
@@ -62,7 +55,7 @@ pub struct PdnMove {
 
 impl PdnMove {
     /// A move with no comment, annotation or variation.
-    pub fn new(text: &str, number: u32, side: Side) -> PdnMove {
+    pub fn new(text: &str, number: u32, side: Color) -> PdnMove {
         PdnMove {
             text: text.to_string(),
             number,
@@ -129,10 +122,10 @@ impl PdnGame {
 
     /// The side to move first: Black when the `FEN` tag starts with `B`,
     /// White otherwise.
-    pub fn first_side(&self) -> Side {
+    pub fn first_side(&self) -> Color {
         match self.tag("FEN").and_then(|f| f.trim_start().chars().next()) {
-            Some('B') | Some('b') => Side::Black,
-            _ => Side::White,
+            Some('B') | Some('b') => Color::Black,
+            _ => Color::White,
         }
     }
 }
@@ -899,7 +892,7 @@ struct Built {
 struct GameBuilder {
     game: PdnGame,
     /// Number and side of the next move, once known.
-    next: Option<(u32, Side)>,
+    next: Option<(u32, Color)>,
     /// Whether move text (moves, numbers, comments) has started.
     in_movetext: bool,
     /// The line of the first token, once fed.
@@ -1003,12 +996,16 @@ impl GameBuilder {
             Err(_) if digits.is_empty() => self.next_or_start().0,
             Err(_) => return sym,
         };
-        let side = if dots == 1 { Side::White } else { Side::Black };
+        let side = if dots == 1 {
+            Color::White
+        } else {
+            Color::Black
+        };
         self.next = Some((number, side));
         rest
     }
 
-    fn next_or_start(&self) -> (u32, Side) {
+    fn next_or_start(&self) -> (u32, Color) {
         self.next.unwrap_or((1, self.game.first_side()))
     }
 
@@ -1024,8 +1021,8 @@ impl GameBuilder {
         self.game.moves.push(mv);
         self.move_lines.push(line);
         self.next = Some(match side {
-            Side::White => (number, Side::Black),
-            Side::Black => (number.saturating_add(1), Side::White),
+            Color::White => (number, Color::Black),
+            Color::Black => (number.saturating_add(1), Color::White),
         });
         true
     }
@@ -1150,11 +1147,11 @@ impl PdnGame {
             let follows_white = i
                 .checked_sub(1)
                 .and_then(|j| self.moves.get(j))
-                .is_some_and(|p| p.side == Side::White && p.number == m.number);
+                .is_some_and(|p| p.side == Color::White && p.number == m.number);
             match m.side {
-                Side::White => words.push(format!("{}.", m.number)),
-                Side::Black if !follows_white => words.push(format!("{}...", m.number)),
-                Side::Black => {}
+                Color::White => words.push(format!("{}.", m.number)),
+                Color::Black if !follows_white => words.push(format!("{}...", m.number)),
+                Color::Black => {}
             }
             words.push(format!(
                 "{}{}",
@@ -1257,7 +1254,7 @@ mod tests {
 1.21-17 12-16 2.17x8x1 *
 "#;
 
-    fn mv(number: u32, side: Side, text: &str, comment: Option<&str>) -> PdnMove {
+    fn mv(number: u32, side: Color, text: &str, comment: Option<&str>) -> PdnMove {
         PdnMove {
             comment: comment.map(str::to_string),
             ..PdnMove::new(text, number, side)
@@ -1280,7 +1277,7 @@ mod tests {
         assert_eq!(g.tag("GameType"), Some("22"));
         assert_eq!(g.tags.len(), 5);
         assert_eq!(g.comment.as_deref(), Some("Opening comment"));
-        use Side::{Black as B, White as W};
+        use Color::{Black as B, White as W};
         let annotated = |m: PdnMove, glyph: &str| PdnMove {
             annotation: Some(glyph.to_string()),
             ..m
@@ -1340,12 +1337,12 @@ mod tests {
     #[test]
     fn black_to_move_from_fen_or_number() {
         let g = parse_one("[FEN \"B:W18,24:B12,16\"]\n11-15 18x11 1/2-1/2");
-        assert_eq!(g.first_side(), Side::Black);
-        assert_eq!(g.moves[0], mv(1, Side::Black, "11-15", None));
-        assert_eq!(g.moves[1], mv(2, Side::White, "18x11", None));
+        assert_eq!(g.first_side(), Color::Black);
+        assert_eq!(g.moves[0], mv(1, Color::Black, "11-15", None));
+        assert_eq!(g.moves[1], mv(2, Color::White, "18x11", None));
         let g = parse_one("17... 11-15 18. 22x13 *");
-        assert_eq!(g.moves[0], mv(17, Side::Black, "11-15", None));
-        assert_eq!(g.moves[1], mv(18, Side::White, "22x13", None));
+        assert_eq!(g.moves[0], mv(17, Color::Black, "11-15", None));
+        assert_eq!(g.moves[1], mv(18, Color::White, "22x13", None));
     }
 
     /// Found by fuzzing (fuzz/regressions/pdn/): a file's odd numbering (`2...` on a
@@ -1354,7 +1351,7 @@ mod tests {
     #[test]
     fn odd_numbering_is_written_as_read() {
         let g = parse_one("1. 22-19 11-15 2... 19x1 3... 5-9 *");
-        assert_eq!(g.moves[2], mv(2, Side::Black, "19x1", None));
+        assert_eq!(g.moves[2], mv(2, Color::Black, "19x1", None));
         let text = write_pdn(std::slice::from_ref(&g));
         assert_eq!(text, "1. 22-19 11-15 2... 19x1 3... 5-9 *\n");
         assert_eq!(parse_one(&text), g);
@@ -1425,10 +1422,10 @@ mod tests {
             ],
             comment: None,
             moves: vec![
-                mv(1, Side::White, "22-19", None),
-                mv(1, Side::Black, "11-15", Some("main line")),
-                mv(2, Side::White, "19x10", None),
-                mv(2, Side::Black, "6x15", None),
+                mv(1, Color::White, "22-19", None),
+                mv(1, Color::Black, "11-15", Some("main line")),
+                mv(2, Color::White, "19x10", None),
+                mv(2, Color::Black, "6x15", None),
             ],
             result: Some("1-0".into()),
         };
@@ -1449,9 +1446,9 @@ mod tests {
             tags: vec![("FEN".into(), "B:W18:B12".into())],
             comment: Some("start".into()),
             moves: vec![
-                mv(1, Side::Black, "12-16", None),
-                mv(2, Side::White, "18-14", Some("threat")),
-                mv(2, Side::Black, "16-20", None),
+                mv(1, Color::Black, "12-16", None),
+                mv(2, Color::White, "18-14", Some("threat")),
+                mv(2, Color::Black, "16-20", None),
             ],
             result: None,
         };
@@ -1467,8 +1464,8 @@ mod tests {
     fn wraps_long_move_text() {
         let mut game = PdnGame::default();
         for n in 1..=60 {
-            game.moves.push(mv(n, Side::White, "22x13x4", None));
-            game.moves.push(mv(n, Side::Black, "11-15", Some("a b c")));
+            game.moves.push(mv(n, Color::White, "22x13x4", None));
+            game.moves.push(mv(n, Color::Black, "11-15", Some("a b c")));
         }
         let text = game.to_string();
         assert!(
@@ -1610,9 +1607,9 @@ mod tests {
                 let mut next = (
                     start,
                     if black_first {
-                        Side::Black
+                        Color::Black
                     } else {
-                        Side::White
+                        Color::White
                     },
                 );
                 let moves = moves
@@ -1620,8 +1617,8 @@ mod tests {
                     .map(|(text, comment, (annotation, variations))| {
                         let (number, side) = next;
                         next = match side {
-                            Side::White => (number, Side::Black),
-                            Side::Black => (number + 1, Side::White),
+                            Color::White => (number, Color::Black),
+                            Color::Black => (number + 1, Color::White),
                         };
                         PdnMove {
                             comment,

@@ -2,7 +2,7 @@
 //! [`PdnGame`], for the match runner, the web board and analysis alike.
 
 use super::Game;
-use super::pdn::{PdnGame, PdnMove, Side};
+use super::pdn::{PdnGame, PdnMove};
 use crate::board::{Color, Position};
 use crate::movegen::path_text;
 
@@ -57,21 +57,13 @@ fn main_line(game: &Game) -> Vec<PdnMove> {
     let mut number = 1;
     let mut moves = Vec::with_capacity(game.plies());
     for (pos, &mv) in game.positions().iter().zip(game.moves()) {
-        let side = pdn_side(pos.side_to_move());
+        let side = pos.side_to_move();
         moves.push(PdnMove::new(&path_text(pos, mv), number, side));
-        if side == Side::Black {
+        if side == Color::Black {
             number += 1;
         }
     }
     moves
-}
-
-/// The PDN side of a colour.
-pub fn pdn_side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //! comment, `?` on mistakes and `??` on blunders, and the engine's line as a variation
 //! after each of them.
 
+use crate::board::Color;
 use crate::board::{Move, Position};
-use crate::game::pdn::{PdnGame, Side};
+use crate::game::pdn::PdnGame;
 use crate::movegen::path_text;
 
 use super::{Marks, PlyVerdict, white_view_text};
@@ -44,22 +45,22 @@ pub fn annotator(budget: &str) -> String {
 
 /// The engine's line from the position before the move, numbered from the move's
 /// number, with its score at the end.
-fn variation(v: &PlyVerdict, number: u32, side: Side) -> String {
+fn variation(v: &PlyVerdict, number: u32, side: Color) -> String {
     let mut words = Vec::new();
     let mut pos: Position = v.position;
     let (mut number, mut side) = (number, side);
     let moves: Vec<Move> = v.best_pv.iter().copied().take(VARIATION_PLIES).collect();
     for (i, &mv) in moves.iter().enumerate() {
         match side {
-            Side::White => words.push(format!("{number}.")),
-            Side::Black if i == 0 => words.push(format!("{number}...")),
-            Side::Black => {}
+            Color::White => words.push(format!("{number}.")),
+            Color::Black if i == 0 => words.push(format!("{number}...")),
+            Color::Black => {}
         }
         words.push(path_text(&pos, mv));
         pos = pos.play(mv);
         (number, side) = match side {
-            Side::White => (number, Side::Black),
-            Side::Black => (number + 1, Side::White),
+            Color::White => (number, Color::Black),
+            Color::Black => (number + 1, Color::White),
         };
     }
     let eval = white_view_text(v.position.side_to_move(), v.best_score);
