@@ -5,16 +5,16 @@
 mod busy;
 pub mod eval;
 pub mod score;
-pub mod time;
-pub mod tt;
+pub(crate) mod time;
+pub(crate) mod tt;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use eval::{EvalStyle, PatternWeights, evaluate};
-pub use time::Budget;
-pub use tt::TranspositionTable;
+pub(crate) use time::Budget;
+pub(crate) use tt::TranspositionTable;
 
 use crate::board::{Move, Position};
 use crate::clock::Limits;
@@ -94,7 +94,7 @@ impl Default for Style {
 
 /// Flags the engine uses to steer a running search from another thread.
 #[derive(Debug, Default)]
-pub struct SearchControl {
+pub(crate) struct SearchControl {
     /// Stop as soon as possible.
     pub stop: AtomicBool,
     /// Searching on the opponent's time: no time limit until this turns false.

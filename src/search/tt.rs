@@ -131,7 +131,8 @@ impl TranspositionTable {
     }
 
     /// Size in bytes.
-    pub fn size_bytes(&self) -> usize {
+    #[cfg(test)]
+    fn size_bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
