@@ -2,6 +2,8 @@
 //!
 //! Rooms, each depending only on rooms before it in this list (no arrow runs back up):
 //!
+//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems;
+//! - [`memory`] (no dependency): freed tables given back to the system;
 //! - [`board`]: squares, bitboards, positions and their text forms;
 //! - [`movegen`] (→ board): the FID move rules, [`movegen::is_irreversible`], perft, and
 //!   the move and line texts every front end writes;
@@ -10,27 +12,31 @@
 //!   of one search;
 //! - [`game`] (→ board, movegen): one [`game::Game`] with its verdict under
 //!   [`game::DrawRules`] (and the search's twofold shortcut of its repetition rule), PDN
-//!   files in and out, replay, openings — every front end keeps its games here, so a
-//!   game ends at the same ply wherever it is played;
+//!   files in and out (read game by game, faults repaired or skipped), the one game → PDN
+//!   record, replay, openings — every front end keeps its games here, so a game ends at
+//!   the same ply wherever it is played;
 //! - [`egdb`] (→ board, movegen): endgame databases;
-//! - [`search`] (→ board, movegen, clock, game, egdb): evaluation, transposition table,
-//!   alpha-beta under the game's move limit, scores and their text; reports through a
-//!   callback, never prints; its entry point is private to the crate;
-//! - [`engine`] (→ search): the one way into the search — [`engine::EngineOptions`],
-//!   the blocking [`engine::Thinker`] and the search thread [`engine::Engine`];
-//! - [`train`] (→ engine, game): self-play data and weight fitting;
+//! - [`search`] (→ memory, board, movegen, clock, game, egdb): evaluation, transposition
+//!   table, alpha-beta under the game's move limit, time management, scores and their
+//!   text; reports through a callback, never prints; its entry point is private to the
+//!   crate;
+//! - [`engine`] (→ board, clock, game, egdb, search): the one way into the search —
+//!   [`engine::EngineOptions`], the blocking [`engine::Thinker`] and the search thread
+//!   [`engine::Engine`];
+//! - [`train`] (→ shard, board, movegen, clock, game, search, engine): self-play data and
+//!   weight fitting;
 //! - [`protocol`] (→ board, clock): the Hub protocol's text both ways, and its client
 //!   side (what the match runner and the board drive any Hub engine with);
-//! - [`hub`] (→ engine, protocol, game): Damiera's engine side of the protocol (session,
-//!   parameters);
-//! - [`review`] (→ search scores, game): a game's moves scored against the best ones,
-//!   `?`/`??` marks, the evaluation curve and the annotated PDN, the same for
-//!   `damiera analyse` and the web board;
-//! - [`matchrun`] (→ protocol, game) and [`gui`] (→ protocol, game, review): Hub
-//!   clients, the match runner and the web board;
-//! - [`cli`] (→ all): the command-line tools;
-//! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems;
-//! - [`memory`] (no dependency): freed tables given back to the system.
+//! - [`hub`] (→ board, movegen, clock, game, search, engine, protocol): Damiera's engine
+//!   side of the protocol (session, parameters);
+//! - [`review`] (→ board, movegen, game, search scores): a game's moves scored against
+//!   the best ones, `?`/`??` marks, the evaluation curve and the annotated PDN, the same
+//!   for `damiera analyse` and the web board;
+//! - [`matchrun`] (→ shard, board, movegen, clock, game, protocol): the match runner, a
+//!   Hub client;
+//! - [`gui`] (→ board, movegen, clock, game, search scores, protocol, review): the web
+//!   board, a Hub client;
+//! - [`cli`] (→ all): the command-line tools.
 //!
 //! The property checks over untrusted input that the fuzz targets (`fuzz/`) and the
 //! corpus tests run live outside the shipped library, in the dev crate `checks/`.
