@@ -22,6 +22,9 @@ pub struct GameClock {
     paused: bool,
     /// The side whose time ran out.
     flag: Option<Color>,
+    /// How far past zero a clock may run before its flag falls (the match runner's
+    /// allowance for process overhead; zero on the board).
+    grace: Duration,
 }
 
 fn index(c: Color) -> usize {
@@ -41,7 +44,14 @@ impl GameClock {
             running: None,
             paused: true,
             flag: None,
+            grace: Duration::ZERO,
         }
+    }
+
+    /// The same clocks, whose flags fall only when a clock has run `grace` past zero
+    /// (the time over zero is forgiven: the clock reads zero, then gets its increment).
+    pub fn with_grace(self, grace: Duration) -> GameClock {
+        GameClock { grace, ..self }
     }
 
     /// The time control, if clocks are on.
@@ -127,8 +137,9 @@ impl GameClock {
     /// Drops the flag of the running side if its time is out at `now`; that side, when it
     /// has just fallen.
     pub fn check(&mut self, now: Instant) -> Option<Color> {
-        let (side, _) = self.running?;
-        if self.flag.is_some() || !self.left(side, now).is_zero() {
+        let (side, since) = self.running?;
+        let spent = now.saturating_duration_since(since);
+        if self.flag.is_some() || spent < self.left[index(side)].saturating_add(self.grace) {
             return None;
         }
         self.settle(now);
@@ -139,7 +150,7 @@ impl GameClock {
     /// When the running clock runs out, if one runs.
     pub fn deadline(&self) -> Option<Instant> {
         let (side, since) = self.running?;
-        since.checked_add(self.left[index(side)])
+        since.checked_add(self.left[index(side)].saturating_add(self.grace))
     }
 
     /// What `side` may spend on its move at `now`, as a search reads it; `None`
@@ -209,6 +220,26 @@ mod tests {
         c.run(Some(Color::White), t0);
         c.moved(Color::White, t0 + secs(3.5));
         assert_eq!(c.flag(), Some(Color::White));
+    }
+
+    #[test]
+    fn a_grace_forgives_an_overrun_short_of_it() {
+        let t0 = Instant::now();
+        let control = TimeControl::new(1.0, 0.1);
+        let mut c = GameClock::new(Some(control)).with_grace(secs(0.1));
+        c.resume();
+        c.run(Some(Color::White), t0);
+        assert_eq!(c.deadline(), Some(t0 + secs(1.1)));
+        c.moved(Color::White, t0 + secs(1.05));
+        assert_eq!(c.flag(), None, "within the grace");
+        assert_eq!(
+            c.left(Color::White, t0 + secs(2.0)),
+            secs(0.1),
+            "zero, then the increment"
+        );
+        c.run(Some(Color::White), t0 + secs(2.0));
+        c.moved(Color::White, t0 + secs(2.2));
+        assert_eq!(c.flag(), Some(Color::White), "past the grace");
     }
 
     #[test]

@@ -6,10 +6,10 @@
 //! ends everywhere else. The runner adds what only a match has: clocks, a move cap,
 //! score adjudication and engine faults.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position};
-use crate::clock::{Limits, TimeControl, TimeLeft};
+use crate::clock::{GameClock, Limits, TimeControl};
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{hub_text, parse_move};
 
@@ -185,15 +185,9 @@ struct GameState {
     hub_moves: Vec<String>,
     /// The engine's score and depth of each move, as its PDN comment.
     comments: Vec<Option<String>>,
-    clocks: [f64; 2],
+    /// Both clocks; an engine may overrun its clock by the margin.
+    clock: GameClock,
     score_run: (u32, Option<Color>),
-}
-
-fn color_index(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
 }
 
 fn failure_text(f: &EngineFailure, name: &str) -> String {
@@ -219,14 +213,21 @@ fn seconds(t: f64) -> Duration {
         .min(LONGEST_WAIT)
 }
 
+/// The game's clocks, running from the first move (the board's wait for a first move
+/// is not a match's), with the margin as their grace.
+fn running_clock(s: &GameSettings) -> GameClock {
+    let mut clock = GameClock::new(s.time_control).with_grace(s.margin);
+    clock.resume();
+    clock
+}
+
 impl GameState {
     fn new(start: Position, s: &GameSettings) -> GameState {
-        let base = s.time_control.map_or(0.0, |t| t.base.as_secs_f64());
         GameState {
             game: Game::with_rules(start, s.adjudication.rules),
             hub_moves: Vec::new(),
             comments: Vec::new(),
-            clocks: [base, base],
+            clock: running_clock(s),
             score_run: (0, None),
         }
     }
@@ -237,15 +238,14 @@ impl GameState {
 
     /// The `level` for the side to move and the deadline for its answer.
     fn level(&self, s: &GameSettings) -> (Limits, Duration) {
-        let side = color_index(self.pos().side_to_move());
+        let side = self.pos().side_to_move();
         let mut limit = UNTIMED_LIMIT;
         let mut level = Limits {
             depth: s.limits.depth,
             nodes: s.limits.nodes,
             ..Limits::default()
         };
-        if let Some(tc) = s.time_control {
-            let clock = TimeLeft::from_secs(self.clocks[side].max(0.0), tc.inc.as_secs_f64(), None);
+        if let Some(clock) = self.clock.time_left(side, Instant::now()) {
             level.clock = Some(clock);
             limit = seconds(clock.remaining()).saturating_add(s.margin);
         }
@@ -256,18 +256,17 @@ impl GameState {
         (level, limit.min(LONGEST_WAIT))
     }
 
-    /// Charges the mover's clock; `true` when the clock fell below minus the margin.
-    fn charge_clock(&mut self, s: &GameSettings, elapsed: Duration) -> bool {
-        let Some(inc) = s.time_control.map(|tc| tc.inc.as_secs_f64()) else {
-            return false;
-        };
-        let side = color_index(self.pos().side_to_move());
-        self.clocks[side] -= elapsed.as_secs_f64();
-        if self.clocks[side] < -s.margin.as_secs_f64() {
-            return true;
-        }
-        self.clocks[side] += inc;
-        false
+    /// Charges the mover's clock with `elapsed`; `true` when it ran out by more than
+    /// the margin.
+    fn charge_clock(&mut self, elapsed: Duration) -> bool {
+        let side = self.pos().side_to_move();
+        let start = Instant::now();
+        self.clock.run(Some(side), start);
+        self.clock.moved(
+            side,
+            start.checked_add(elapsed).unwrap_or(start + LONGEST_WAIT),
+        );
+        self.clock.flag() == Some(side)
     }
 
     /// Asks the engine to move and plays its move; `Some` when the game ends.
@@ -279,7 +278,7 @@ impl GameState {
             Ok(t) => t,
             Err(f) => return loss(failure_text(&f, slot.name())),
         };
-        if self.charge_clock(s, thought.elapsed) {
+        if self.charge_clock(thought.elapsed) {
             return loss(failure_text(&EngineFailure::Timeout, slot.name()));
         }
         let Some(text) = thought.mv.as_deref() else {
@@ -435,9 +434,11 @@ mod tests {
     fn clock_forfeit_after_margin() {
         let s = settings();
         let mut g = GameState::new(Position::start(), &s);
-        assert!(!g.charge_clock(&s, Duration::from_millis(1050)));
-        assert!((g.clocks[0] - 0.05).abs() < 1e-9);
-        assert!(g.charge_clock(&s, Duration::from_millis(200)));
+        assert!(!g.charge_clock(Duration::from_millis(1050)));
+        // The 50 ms over zero are forgiven, then the increment comes.
+        let left = g.clock.left(Color::White, Instant::now());
+        assert_eq!(left, Duration::from_millis(100));
+        assert!(g.charge_clock(Duration::from_millis(200)));
     }
 
     #[test]
