@@ -89,25 +89,18 @@ impl SearchState {
         dir: Option<&std::path::Path>,
         cache_mib: usize,
     ) -> Result<(), String> {
-        let opened = match dir {
-            None => None,
-            Some(dir) => match &self.egdb {
-                Some((d, c, db)) if d == dir && *c == cache_mib => {
-                    Some((d.clone(), *c, Arc::clone(db)))
-                }
-                _ => {
-                    self.egdb = None;
-                    self.set_engine_databases();
-                    Some((
-                        dir.to_path_buf(),
-                        cache_mib,
-                        Arc::new(Egdb::open(dir, cache_mib)?),
-                    ))
-                }
-            },
-        };
-        self.egdb = opened;
+        let same = matches!((&self.egdb, dir), (Some((d, c, _)), Some(dir)) if d == dir && *c == cache_mib);
+        if same {
+            return Ok(());
+        }
+        // Release the databases in use (here and in the engine) before opening others.
+        self.egdb = None;
         self.set_engine_databases();
+        if let Some(dir) = dir {
+            let db = Egdb::open(dir, cache_mib)?;
+            self.egdb = Some((dir.to_path_buf(), cache_mib, Arc::new(db)));
+            self.set_engine_databases();
+        }
         Ok(())
     }
 

@@ -154,11 +154,7 @@ impl Searcher for Engine {
     }
 
     fn configure(&mut self, options: EngineOptions) -> Result<(), String> {
-        let table = if options.tt_mib != self.options.tt_mib {
-            Some(TranspositionTable::try_new(options.tt_mib)?)
-        } else {
-            None
-        };
+        let table = thinker::new_table(&self.options, &options)?;
         self.options = options.clone();
         self.send(Order::Configure(options, table));
         Ok(())

@@ -31,6 +31,18 @@ pub struct Thinker {
     control: Arc<SearchControl>,
 }
 
+/// The table `new` asks for when its size differs from `old`'s, allocated fallibly;
+/// `None` when the table in use stays.
+pub(crate) fn new_table(
+    old: &EngineOptions,
+    new: &EngineOptions,
+) -> Result<Option<TranspositionTable>, String> {
+    if new.tt_mib == old.tt_mib {
+        return Ok(None);
+    }
+    TranspositionTable::try_new(new.tt_mib).map(Some)
+}
+
 /// Stops the searches of one [`Thinker`] (or [`crate::engine::Engine`]) from any thread.
 #[derive(Clone, Debug)]
 pub struct Stopper(Arc<SearchControl>);
@@ -77,11 +89,7 @@ impl Thinker {
     /// New options for the following searches; a new table size is allocated here,
     /// fallibly: when it cannot be had, nothing changes and the error says so.
     pub fn configure(&mut self, options: EngineOptions) -> Result<(), String> {
-        let table = if options.tt_mib != self.options.tt_mib {
-            Some(TranspositionTable::try_new(options.tt_mib)?)
-        } else {
-            None
-        };
+        let table = new_table(&self.options, &options)?;
         self.replace(options, table);
         Ok(())
     }
