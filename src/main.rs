@@ -40,8 +40,8 @@ fn main() -> ExitCode {
         Some(Tool::Gui(args)) => done(tool_exit(|out| cli::gui::run(&args, out))),
         Some(Tool::Selfplay(args)) => done(tool_exit(|out| cli::selfplay::run(&args, &eval, out))),
         Some(Tool::Train(args)) => done(tool_exit(|out| cli::train::run(&args, out))),
-        Some(Tool::Perft(args)) => write_exit(|out| cli::perft::run(&args, out)),
-        Some(Tool::Moves(args)) => write_exit(|out| cli::moves::run(&args, out)),
+        Some(Tool::Perft(args)) => done(tool_exit(|out| cli::perft::run(&args, out))),
+        Some(Tool::Moves(args)) => done(tool_exit(|out| cli::moves::run(&args, out))),
         Some(Tool::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
         Some(Tool::Play(args)) => {
             write_exit(|out| cli::play::run(&args, &eval, std::io::stdin().lock(), out))

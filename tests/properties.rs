@@ -86,10 +86,16 @@ fn position_round_trips_or_names_its_fault(text: &str) -> Result<(), TestCaseErr
                 && square.parse::<u32>().is_ok_and(|n| !(1..=32).contains(&n))
                 && message.contains(square.as_str())
         }
-        PositionError::SquareTwice(n) => (1..=32).contains(n) && message.contains(&n.to_string()),
+        PositionError::SquareTwice(n) => {
+            n.parse::<u8>().is_ok_and(|n| (1..=32).contains(&n)) && message.contains(n.as_str())
+        }
         PositionError::ManOnCrowningRow { square, color } => {
-            Square::new(*square).is_some_and(|sq| sq.mask() & color.crown_row() != 0)
-                && message.contains(&square.to_string())
+            square
+                .parse::<u8>()
+                .ok()
+                .and_then(Square::new)
+                .is_some_and(|sq| sq.mask() & color.crown_row() != 0)
+                && message.contains(square.as_str())
         }
         PositionError::TooManyPieces { count, .. } => {
             *count > 12 && message.contains(&count.to_string())

@@ -5,9 +5,11 @@ mod moves;
 mod position;
 mod square;
 mod text;
+mod variant;
 pub mod zobrist;
 
 pub use moves::Move;
 pub use position::{Color, Piece, Position};
 pub use square::Square;
 pub use text::{PositionError, piece_char};
+pub use variant::{SquareNames, UnknownVariant, Variant};

@@ -5,7 +5,8 @@ use super::square::Square;
 
 /// A move, identified by its from square, to square and set of captured squares (two
 /// capture paths with the same three are the same move). Packed in one `u64`: captured
-/// squares in bits 0..36 (internal layout), from in bits 40..46, to in bits 48..54.
+/// squares in bits 0..36 (internal layout), from in bits 40..46, to in bits 48..54,
+/// bit 62 for a man crowned during its capture (Russian), bit 63 always set.
 ///
 /// From and to may be equal: a king can capture around a ring and come home.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
@@ -14,6 +15,23 @@ pub struct Move(u64);
 impl Move {
     /// The empty move, used as a "none" value in tables.
     pub const NONE: Move = Move(0);
+
+    /// Flag bit: a man crowned during its capture (Russian rules), wherever it ends.
+    const CROWNS: u64 = 1 << 62;
+
+    /// The same move, marked as crowning its man on the way (Russian draughts: a man that
+    /// reaches the last row during a capture goes on as a king).
+    #[inline(always)]
+    pub(crate) const fn crowned(self) -> Move {
+        Move(self.0 | Move::CROWNS)
+    }
+
+    /// Whether the moving man is crowned during the move even if it ends off the last row
+    /// (only Russian captures set this; a man ending on its last row is crowned anyway).
+    #[inline(always)]
+    pub const fn crowns(self) -> bool {
+        self.0 & Move::CROWNS != 0
+    }
 
     /// Builds a move from internal bit indices and a captured set.
     #[inline(always)]

@@ -3,6 +3,7 @@
 use super::bitboard::{BLACK_CROWN_ROW, BOARD, Bitboard, WHITE_CROWN_ROW};
 use super::moves::Move;
 use super::square::Square;
+use super::variant::Variant;
 use super::zobrist;
 
 /// A side. White moves first (Art. 3.3) and plays up the board, toward squares 1–4.
@@ -58,6 +59,7 @@ pub struct Position {
     pieces: [Bitboard; 2],
     kings: Bitboard,
     side: Color,
+    variant: Variant,
     key: u64,
 }
 
@@ -73,6 +75,27 @@ impl Position {
         Position::from_sets(white, black, 0, Color::White)
     }
 
+    /// The starting position of a variant: as [`Position::start`], with the variant's
+    /// first mover to move (Black in English checkers).
+    pub fn start_of(variant: Variant) -> Position {
+        Position::start()
+            .with_side(variant.first_mover())
+            .with_variant(variant)
+    }
+
+    /// The same pieces and side to move under the rules of `variant`.
+    #[inline]
+    pub const fn with_variant(mut self, variant: Variant) -> Position {
+        self.variant = variant;
+        self
+    }
+
+    /// The rules this position is played by.
+    #[inline(always)]
+    pub const fn variant(&self) -> Variant {
+        self.variant
+    }
+
     /// Builds a position from internal sets; the caller guarantees they are disjoint and on
     /// the board (kings ⊆ white ∪ black).
     pub(crate) fn from_sets(
@@ -85,6 +108,7 @@ impl Position {
             pieces: [white, black],
             kings,
             side,
+            variant: Variant::Italian,
             key: 0,
         };
         pos.key = pos.compute_key();
@@ -214,7 +238,8 @@ impl Position {
         let from_mask = 1u64 << from;
         let to_mask = 1u64 << to;
         let was_king = self.kings & from_mask != 0;
-        let is_king = was_king || to_mask & us.crown_row() != 0;
+        // A Russian man crowned during a capture may end it anywhere (`Move::crowns`).
+        let is_king = was_king || to_mask & us.crown_row() != 0 || mv.crowns();
         let caps = mv.captures();
 
         let mut next = *self;
@@ -237,6 +262,7 @@ impl Position {
     /// The same position with the other side to move (for tests and analysis tools).
     pub fn with_side(&self, side: Color) -> Position {
         Position::from_sets(self.pieces[0], self.pieces[1], self.kings, side)
+            .with_variant(self.variant)
     }
 
     /// Checks the board invariants: sides disjoint, on the board, kings belong to a side,

@@ -15,9 +15,9 @@ pub mod selfplay;
 pub mod train;
 pub mod tune;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
-use crate::board::Position;
+use crate::board::{Position, Variant};
 use crate::game::pdn_file::PdnRead;
 use crate::search::eval::EvalFile;
 
@@ -81,9 +81,34 @@ impl Tool {
     }
 }
 
-/// Parses `--fen` text (PDN FEN or Hub position string) for clap.
+/// Parses `--fen` text (PDN FEN or Hub position string) for clap, as Italian.
 pub fn parse_position(text: &str) -> Result<Position, String> {
     Position::parse(text).map_err(|e| e.to_string())
+}
+
+/// Parses a `--variant` name for clap.
+pub fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse::<Variant>().map_err(|e| e.to_string())
+}
+
+/// `--variant`, shared by every command that takes a position.
+#[derive(Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VariantArg {
+    /// The game: italian, english, russian or brazilian. Positions and moves are read
+    /// and written in its notation.
+    #[arg(long, default_value = "italian", value_parser = parse_variant)]
+    pub variant: Variant,
+}
+
+impl VariantArg {
+    /// The position of a `--fen` text in this variant, or the variant's start.
+    pub fn position(&self, fen: Option<&str>) -> Result<Position, CliError> {
+        match fen {
+            None => Ok(Position::start_of(self.variant)),
+            Some(text) => Position::parse_in(self.variant, text)
+                .map_err(|e| CliError(format!("--fen {text:?}: {e}"))),
+        }
+    }
 }
 
 /// The exit status of `analyse` and `tune` when they did their work but left out PDN

@@ -1,11 +1,11 @@
-//! `damiera moves [--fen F] [--format path|hub]`.
+//! `damiera moves [--variant V] [--fen F] [--format path|hub]`.
 
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
 
-use crate::board::Position;
-use crate::movegen::{hub_text, legal_moves, path_text, sort_moves};
+use super::{CliError, VariantArg};
+use crate::movegen::{hub_text_in, legal_moves, path_text, sort_moves_in};
 
 /// Move text forms.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -19,25 +19,35 @@ pub enum MoveFormat {
 /// Arguments of `moves`.
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    /// Position (PDN FEN or Hub position string); the initial position by default.
-    #[arg(long, value_parser = super::parse_position)]
-    pub fen: Option<Position>,
+    /// The game whose rules give the moves.
+    #[command(flatten)]
+    pub variant: VariantArg,
+    /// Position (PDN FEN or Hub position string, in the variant's notation); the initial
+    /// position by default.
+    #[arg(long)]
+    pub fen: Option<String>,
     /// How to write the moves.
     #[arg(long, value_enum, default_value = "path")]
     pub format: MoveFormat,
 }
 
 /// Prints the legal moves, one per line, sorted by their squares numerically.
-pub fn run(args: &MovesArgs, out: &mut impl Write) -> std::io::Result<()> {
-    let pos = args.fen.unwrap_or_else(Position::start);
+pub fn run(args: &MovesArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let pos = args.variant.position(args.fen.as_deref())?;
     let mut moves = legal_moves(&pos).to_vec();
-    sort_moves(&mut moves);
-    for mv in moves {
-        let text = match args.format {
-            MoveFormat::Path => path_text(&pos, mv),
-            MoveFormat::Hub => hub_text(mv),
-        };
-        writeln!(out, "{text}")?;
-    }
-    Ok(())
+    sort_moves_in(pos.variant(), &mut moves);
+    let mut write = || -> std::io::Result<()> {
+        for &mv in &moves {
+            let text = match args.format {
+                MoveFormat::Path => path_text(&pos, mv),
+                MoveFormat::Hub => hub_text_in(pos.variant(), mv),
+            };
+            writeln!(out, "{text}")?;
+        }
+        Ok(())
+    };
+    write().or_else(|e| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => Ok(()),
+        _ => Err(CliError(format!("error: {e}"))),
+    })
 }

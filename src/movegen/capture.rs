@@ -1,7 +1,9 @@
 //! Captures (Art. 5–6): compulsory, continued while possible, and chosen by the Italian
-//! priority rules of Art. 6.9.
+//! priority rules of Art. 6.9; with `FREE` set, the English rules instead.
 //!
 //! A man captures forward only and never a king; a king captures in all four directions.
+//! English checkers differs in two points only: men capture kings too, and the player
+//! chooses freely among the captures (no priority; a capture taken goes on to its end).
 //! Captured pieces stay on the board until the move ends, so they block landings and are
 //! never jumped twice. A man that reaches its crowning row during a capture stops there.
 //!
@@ -30,8 +32,9 @@ const BY_KING: u32 = 1 << 23;
 
 /// Receives every complete capture sequence.
 pub(crate) trait CaptureSink {
-    /// One sequence: start and end bits, captured set, priority key, landing bits.
-    fn record(&mut self, from: u32, to: u32, captured: Bitboard, key: u32, path: &[u8]);
+    /// One sequence: the move it makes, its priority key (higher wins; equal keys are
+    /// free choices), and its landing bits, start first.
+    fn record(&mut self, mv: Move, key: u32, path: &[u8]);
 }
 
 /// Keeps only the sequences with the highest key, one entry per distinct move.
@@ -42,7 +45,7 @@ pub(crate) struct BestMoves<'a> {
 
 impl CaptureSink for BestMoves<'_> {
     #[inline(always)]
-    fn record(&mut self, from: u32, to: u32, captured: Bitboard, key: u32, _path: &[u8]) {
+    fn record(&mut self, mv: Move, key: u32, _path: &[u8]) {
         if key < self.best {
             return;
         }
@@ -50,11 +53,26 @@ impl CaptureSink for BestMoves<'_> {
             self.best = key;
             self.list.clear();
         }
-        let mv = Move::from_bits(from, to, captured);
         if key & BY_KING != 0 {
             self.list.push_path(mv);
         } else {
             // A man moves forward only, so its captured set fixes its path: no duplicates.
+            self.list.push(mv);
+        }
+    }
+}
+
+/// Keeps every sequence (English checkers: free choice), one entry per distinct move.
+pub(crate) struct AllMoves<'a> {
+    pub list: &'a mut MoveList,
+}
+
+impl CaptureSink for AllMoves<'_> {
+    #[inline(always)]
+    fn record(&mut self, mv: Move, key: u32, _path: &[u8]) {
+        if key & BY_KING != 0 {
+            self.list.push_path(mv);
+        } else {
             self.list.push(mv);
         }
     }
@@ -72,12 +90,17 @@ struct Walker<'a, S: CaptureSink> {
 }
 
 impl<S: CaptureSink> Walker<'_, S> {
-    fn man<const WHITE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
+    fn man<const WHITE: bool, const FREE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
         let here = 1u64 << cur;
         let mut continued = false;
         // Art. 6.6: a man reaching the crowning row stops there.
         if n == 0 || here & self.crown == 0 {
-            let enemy_men = self.enemy & !self.enemy_kings;
+            // Art. 5.3: an Italian man never captures a king; an English one may.
+            let enemy_men = if FREE {
+                self.enemy
+            } else {
+                self.enemy & !self.enemy_kings
+            };
             for d in forward::<WHITE>() {
                 let mid = step(here, d) & enemy_men;
                 let land = step(mid, d) & self.empty;
@@ -85,14 +108,14 @@ impl<S: CaptureSink> Walker<'_, S> {
                     continued = true;
                     let to = land.trailing_zeros();
                     self.path[n + 1] = to as u8;
-                    self.man::<WHITE>(to, captured | mid, n + 1);
+                    self.man::<WHITE, FREE>(to, captured | mid, n + 1);
                 }
             }
         }
         if !continued && n > 0 {
             let key = priority_key(n as u32, false, 0, 0);
-            self.sink
-                .record(self.from, cur, captured, key, &self.path[..=n]);
+            let mv = Move::from_bits(self.from, cur, captured);
+            self.sink.record(mv, key, &self.path[..=n]);
         }
     }
 
@@ -113,18 +136,22 @@ impl<S: CaptureSink> Walker<'_, S> {
         }
         if !continued && n > 0 {
             let key = priority_key(n as u32, true, kings, order);
-            self.sink
-                .record(self.from, cur, captured, key, &self.path[..=n]);
+            let mv = Move::from_bits(self.from, cur, captured);
+            self.sink.record(mv, key, &self.path[..=n]);
         }
     }
 }
 
 /// Pieces of the side to move that can make at least one capture.
 #[inline(always)]
-pub(crate) fn capturers<const WHITE: bool>(pos: &Position) -> Bitboard {
+pub(crate) fn capturers<const WHITE: bool, const FREE: bool>(pos: &Position) -> Bitboard {
     let us = super::color::<WHITE>();
     let enemy = pos.pieces(us.opponent());
-    let enemy_men = enemy & !pos.all_kings();
+    let enemy_men = if FREE {
+        enemy
+    } else {
+        enemy & !pos.all_kings()
+    };
     let empty = pos.empty();
     let mut from = 0;
     let men = pos.men(us);
@@ -141,7 +168,7 @@ pub(crate) fn capturers<const WHITE: bool>(pos: &Position) -> Bitboard {
 }
 
 /// Feeds every complete capture sequence of the side to move into `sink`.
-pub(crate) fn walk<const WHITE: bool, S: CaptureSink>(
+pub(crate) fn walk<const WHITE: bool, const FREE: bool, S: CaptureSink>(
     pos: &Position,
     sources: Bitboard,
     sink: &mut S,
@@ -167,7 +194,7 @@ pub(crate) fn walk<const WHITE: bool, S: CaptureSink>(
         if kings & (1 << from) != 0 {
             walker.king(from, 0, 0, 0, 0);
         } else {
-            walker.man::<WHITE>(from, 0, 0);
+            walker.man::<WHITE, FREE>(from, 0, 0);
         }
     }
 }
@@ -235,11 +262,23 @@ fn longest_man_captures<const WHITE: bool>(
 /// is none.
 #[inline(always)]
 pub(crate) fn generate<const WHITE: bool>(pos: &Position, list: &mut MoveList) -> bool {
-    let sources = capturers::<WHITE>(pos);
+    let sources = capturers::<WHITE, false>(pos);
     if sources == 0 {
         return false;
     }
     generate_from::<WHITE>(pos, sources, list);
+    true
+}
+
+/// Appends every English capture of the side to move (free choice); returns false if
+/// there is none.
+#[inline(always)]
+pub(crate) fn generate_free<const WHITE: bool>(pos: &Position, list: &mut MoveList) -> bool {
+    let sources = capturers::<WHITE, true>(pos);
+    if sources == 0 {
+        return false;
+    }
+    walk::<WHITE, true, _>(pos, sources, &mut AllMoves { list });
     true
 }
 
@@ -250,5 +289,5 @@ pub(crate) fn generate_from<const WHITE: bool>(
     sources: Bitboard,
     list: &mut MoveList,
 ) {
-    walk::<WHITE, _>(pos, sources, &mut BestMoves { list, best: 0 });
+    walk::<WHITE, false, _>(pos, sources, &mut BestMoves { list, best: 0 });
 }

@@ -1,4 +1,6 @@
-//! Legal move generation by the FID rules (Art. 4–6) and perft.
+//! Legal move generation and perft: the FID rules (Art. 4–6) for Italian draughts, and
+//! the rules of English, Russian and Brazilian draughts for positions of those variants
+//! ([`Position::variant`]). Italian takes the first branch of every dispatch.
 //!
 //! ```
 //! use damiera::board::Position;
@@ -8,17 +10,19 @@
 //! ```
 
 mod capture;
+mod flying;
 mod list;
 pub mod notation;
 mod perft;
 mod quiet;
 
 use crate::board::bitboard::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, Variant};
 
 pub use list::{MAX_MOVES, MoveList};
 pub use notation::{
-    MoveError, capture_paths, hub_text, line_text, line_words, parse_move, path_text, sort_moves,
+    MoveError, capture_paths, capture_separator, hub_text, hub_text_in, line_text, line_words,
+    parse_move, path_text, sort_moves, sort_moves_in,
 };
 pub use perft::{divide, perft};
 
@@ -51,9 +55,10 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 #[inline]
 pub fn generate_into(pos: &Position, list: &mut MoveList) {
     list.clear();
-    match pos.side_to_move() {
-        Color::White => fill::<true>(pos, list),
-        Color::Black => fill::<false>(pos, list),
+    match (pos.variant(), pos.side_to_move()) {
+        (Variant::Italian, Color::White) => fill::<true>(pos, list),
+        (Variant::Italian, Color::Black) => fill::<false>(pos, list),
+        (variant, side) => fill_other(variant, side, pos, list),
     }
 }
 
@@ -64,19 +69,53 @@ fn fill<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
     }
 }
 
+/// The moves of the variants other than Italian.
+#[inline(never)]
+fn fill_other(variant: Variant, side: Color, pos: &Position, list: &mut MoveList) {
+    match (variant, side) {
+        (Variant::English, Color::White) => {
+            if !capture::generate_free::<true>(pos, list) {
+                quiet::generate::<true>(pos, list);
+            }
+        }
+        (Variant::English, Color::Black) => {
+            if !capture::generate_free::<false>(pos, list) {
+                quiet::generate::<false>(pos, list);
+            }
+        }
+        (Variant::Russian, Color::White) => flying::generate::<true, true>(pos, list),
+        (Variant::Russian, Color::Black) => flying::generate::<false, true>(pos, list),
+        (Variant::Brazilian, Color::White) => flying::generate::<true, false>(pos, list),
+        (Variant::Brazilian, Color::Black) => flying::generate::<false, false>(pos, list),
+        (Variant::Italian, Color::White) => fill::<true>(pos, list),
+        (Variant::Italian, Color::Black) => fill::<false>(pos, list),
+    }
+}
+
+/// The pieces of `side` that could capture in `pos` (whoever is to move).
+#[inline(always)]
+fn capturers_of(pos: &Position, side: Color) -> u64 {
+    match (pos.variant(), side) {
+        (Variant::Italian, Color::White) => capture::capturers::<true, false>(pos),
+        (Variant::Italian, Color::Black) => capture::capturers::<false, false>(pos),
+        (Variant::English, Color::White) => capture::capturers::<true, true>(pos),
+        (Variant::English, Color::Black) => capture::capturers::<false, true>(pos),
+        (_, Color::White) => flying::capturers::<true>(pos),
+        (_, Color::Black) => flying::capturers::<false>(pos),
+    }
+}
+
 /// Whether the side to move must capture.
 #[inline]
 pub fn has_capture(pos: &Position) -> bool {
-    match pos.side_to_move() {
-        Color::White => capture::capturers::<true>(pos) != 0,
-        Color::Black => capture::capturers::<false>(pos) != 0,
-    }
+    capturers_of(pos, pos.side_to_move()) != 0
 }
 
 /// Whether the side to move has a quiet move (a step of a man or king to an empty
 /// square), whether or not a capture is compulsory instead.
 #[inline]
 pub fn has_quiet_move(pos: &Position) -> bool {
+    // A flying king with a free neighbour has a quiet move as a short king has.
     match pos.side_to_move() {
         Color::White => quiet::count::<true>(pos) != 0,
         Color::Black => quiet::count::<false>(pos) != 0,
@@ -85,24 +124,41 @@ pub fn has_quiet_move(pos: &Position) -> bool {
 
 /// Whether the opponent of the side to move could capture if it were its turn.
 pub fn opponent_threatens(pos: &Position) -> bool {
-    match pos.side_to_move() {
-        Color::White => capture::capturers::<false>(pos) != 0,
-        Color::Black => capture::capturers::<true>(pos) != 0,
-    }
+    capturers_of(pos, pos.side_to_move().opponent()) != 0
 }
 
 /// Number of legal moves (or, with `paths`, of capture paths) without making them.
 #[inline]
 pub fn count_legal(pos: &Position, paths: bool) -> u64 {
-    match pos.side_to_move() {
-        Color::White => count::<true>(pos, paths),
-        Color::Black => count::<false>(pos, paths),
+    match (pos.variant(), pos.side_to_move()) {
+        (Variant::Italian, Color::White) => count::<true>(pos, paths),
+        (Variant::Italian, Color::Black) => count::<false>(pos, paths),
+        _ => count_other(pos, paths),
+    }
+}
+
+/// [`count_legal`] for the variants other than Italian.
+#[inline(never)]
+fn count_other(pos: &Position, paths: bool) -> u64 {
+    if !has_capture(pos) {
+        return match (pos.variant().flying_kings(), pos.side_to_move()) {
+            (false, Color::White) => quiet::count::<true>(pos),
+            (false, Color::Black) => quiet::count::<false>(pos),
+            (true, Color::White) => flying::quiet_count::<true>(pos),
+            (true, Color::Black) => flying::quiet_count::<false>(pos),
+        };
+    }
+    let list = legal_moves(pos);
+    if paths {
+        list.total_paths()
+    } else {
+        list.len() as u64
     }
 }
 
 #[inline(always)]
 fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
-    let sources = capture::capturers::<WHITE>(pos);
+    let sources = capture::capturers::<WHITE, false>(pos);
     if sources == 0 {
         return quiet::count::<WHITE>(pos);
     }

@@ -2,18 +2,21 @@
 //! PDN and the CLI; Hub form (`22-19`, `19x10x14`: from, to, then the captured squares
 //! ascending) by the Hub protocol. Parsing accepts both, and a short `fromxto` when it
 //! names exactly one legal move.
+//!
+//! Squares are named as the position's variant names them ([`Variant::square_name`]):
+//! numbers in Italian and English, `c3-d4` in Russian and Brazilian, whose captures are
+//! written `c3:e5:g3` (Russian) or `c3xe5xg3` (Brazilian); both separators are read.
 
 use std::fmt;
 
-use super::capture::{CaptureSink, walk};
-use super::legal_moves;
-use crate::board::bitboard::Bitboard;
-use crate::board::{Color, Move, Position, Square};
+use super::capture::{self, CaptureSink};
+use super::{flying, legal_moves};
+use crate::board::{Color, Move, Position, Square, Variant};
 
 /// Why a move text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
-    /// Not of the form `a-b` or `axbx...` with squares 1–32; names the bad part.
+    /// Not of the form `a-b` or `axbx...` with squares of the board; names the bad part.
     Syntax {
         /// The move text.
         text: String,
@@ -62,32 +65,54 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// The Hub form: `22-19`, or `from x to x captured...` with captured squares ascending.
+/// The Hub form of an Italian move: `22-19`, or `from x to x captured...` with captured
+/// squares ascending.
 pub fn hub_text(mv: Move) -> String {
+    hub_text_in(Variant::Italian, mv)
+}
+
+/// The Hub form in `variant`'s square names, captured squares in ascending order of the
+/// variant's numbering (`c3xe5xd4` in Russian).
+pub fn hub_text_in(variant: Variant, mv: Move) -> String {
+    let name = |sq: Square| variant.square_name(sq);
     if !mv.is_capture() {
-        return format!("{}-{}", mv.from(), mv.to());
+        return format!("{}-{}", name(mv.from()), name(mv.to()));
     }
-    let mut s = format!("{}x{}", mv.from(), mv.to());
-    for sq in mv.captured() {
+    let mut s = format!("{}x{}", name(mv.from()), name(mv.to()));
+    let mut captured = mv.captured();
+    captured.sort_by_key(|&sq| variant.number_of(sq));
+    for sq in captured {
         s.push('x');
-        s.push_str(&sq.to_string());
+        s.push_str(&name(sq));
     }
     s
+}
+
+/// The character between the squares of a capture in `variant`: `:` in Russian, `x`
+/// elsewhere.
+pub const fn capture_separator(variant: Variant) -> char {
+    match variant {
+        Variant::Russian => ':',
+        _ => 'x',
+    }
 }
 
 /// The path form: `22-19`, or every landing square of a capture, `29x22x15x6`. Where
 /// several paths make the same move, the first by the Art. 6.9 priority is shown.
 pub fn path_text(pos: &Position, mv: Move) -> String {
+    let variant = pos.variant();
+    let name = |sq: Square| variant.square_name(sq);
+    let sep = capture_separator(variant).to_string();
     if !mv.is_capture() {
-        return format!("{}-{}", mv.from(), mv.to());
+        return format!("{}-{}", name(mv.from()), name(mv.to()));
     }
     match capture_paths(pos, mv).first() {
         Some(path) => path
             .iter()
-            .map(Square::to_string)
+            .map(|&sq| name(sq))
             .collect::<Vec<_>>()
-            .join("x"),
-        None => format!("{}x{}", mv.from(), mv.to()),
+            .join(&sep),
+        None => format!("{}{sep}{}", name(mv.from()), name(mv.to())),
     }
 }
 
@@ -119,17 +144,24 @@ struct PathsOf {
 }
 
 impl CaptureSink for PathsOf {
-    fn record(&mut self, from: u32, to: u32, captured: Bitboard, key: u32, path: &[u8]) {
-        if Move::from_bits(from, to, captured) == self.target {
+    fn record(&mut self, mv: Move, key: u32, path: &[u8]) {
+        if mv == self.target {
             let squares = path.iter().map(|&b| Square::from_bit(b as u32)).collect();
             self.found.push((key, squares));
         }
     }
 }
 
-/// Every capture path (landing squares, start included) that makes `mv` with the highest
-/// Art. 6.9 priority among them; empty for quiet or impossible moves.
+/// Every capture path (landing squares, start included) that makes `mv` (with the highest
+/// Art. 6.9 priority among them, in Italian); empty for quiet or impossible moves. Paths
+/// are in the order of the internal squares.
 pub fn capture_paths(pos: &Position, mv: Move) -> Vec<Vec<Square>> {
+    paths_of(pos, mv, true)
+}
+
+/// The capture paths that make `mv`; with `best_only`, the Italian ones of the highest
+/// Art. 6.9 priority only.
+fn paths_of(pos: &Position, mv: Move, best_only: bool) -> Vec<Vec<Square>> {
     if !mv.is_capture() {
         return Vec::new();
     }
@@ -137,16 +169,27 @@ pub fn capture_paths(pos: &Position, mv: Move) -> Vec<Vec<Square>> {
         target: mv,
         found: Vec::new(),
     };
-    let source = 1u64 << mv.src_bit();
-    match pos.side_to_move() {
-        Color::White => walk::<true, _>(pos, source & pos.pieces(Color::White), &mut sink),
-        Color::Black => walk::<false, _>(pos, source & pos.pieces(Color::Black), &mut sink),
+    let side = pos.side_to_move();
+    let source = (1u64 << mv.src_bit()) & pos.pieces(side);
+    let white = side == Color::White;
+    match (pos.variant(), white) {
+        (Variant::Italian, true) => capture::walk::<true, false, _>(pos, source, &mut sink),
+        (Variant::Italian, false) => capture::walk::<false, false, _>(pos, source, &mut sink),
+        (Variant::English, true) => capture::walk::<true, true, _>(pos, source, &mut sink),
+        (Variant::English, false) => capture::walk::<false, true, _>(pos, source, &mut sink),
+        (Variant::Russian, true) => flying::walk::<true, true, _>(pos, source, &mut sink),
+        (Variant::Russian, false) => flying::walk::<false, true, _>(pos, source, &mut sink),
+        (Variant::Brazilian, true) => flying::walk::<true, false, _>(pos, source, &mut sink),
+        (Variant::Brazilian, false) => flying::walk::<false, false, _>(pos, source, &mut sink),
     }
-    let best = sink.found.iter().map(|(k, _)| *k).max().unwrap_or(0);
+    let best = match pos.variant() {
+        Variant::Italian if best_only => sink.found.iter().map(|(k, _)| *k).max().unwrap_or(0),
+        _ => 0,
+    };
     let mut paths: Vec<Vec<Square>> = sink
         .found
         .into_iter()
-        .filter(|(k, _)| *k == best)
+        .filter(|(k, _)| *k >= best)
         .map(|(_, p)| p)
         .collect();
     paths.sort();
@@ -155,40 +198,25 @@ pub fn capture_paths(pos: &Position, mv: Move) -> Vec<Vec<Square>> {
 }
 
 /// Parses move text against a position: path form, Hub form, or a short `fromxto` /
-/// `from-to` naming exactly one legal move.
+/// `from-to` naming exactly one legal move. Squares are read in the position's variant.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let text = text.trim();
-    let squares = parse_squares(text)?;
+    let squares = parse_squares(pos.variant(), text)?;
     let legal = legal_moves(pos);
     let mut candidates: Vec<Move> = Vec::new();
-    let mut add = |m: Move| {
-        if !candidates.contains(&m) {
-            candidates.push(m);
-        }
-    };
     let (first, last) = (squares[0], squares[squares.len() - 1]);
-    if squares.len() == 2 {
-        legal
-            .iter()
-            .filter(|m| m.from() == first && m.to() == last)
-            .for_each(|&m| add(m));
-    } else {
-        if let Some(captured) = path_captures(&squares) {
-            let path_move = Move::new(first, last, &captured);
-            legal
-                .iter()
-                .filter(|&&m| m == path_move)
-                .for_each(|&m| add(m));
-        }
-        let mut captured = squares[2..].to_vec();
-        captured.sort();
-        captured.dedup();
-        if captured.len() == squares.len() - 2 {
-            let hub_move = Move::new(first, squares[1], &captured);
-            legal
-                .iter()
-                .filter(|&&m| m == hub_move)
-                .for_each(|&m| add(m));
+    for &m in legal.iter() {
+        let matches = if squares.len() == 2 {
+            m.from() == first && m.to() == last
+        } else {
+            is_hub_form(m, &squares)
+                || (m.from() == first
+                    && m.to() == last
+                    && m.is_capture()
+                    && paths_of(pos, m, false).contains(&squares))
+        };
+        if matches && !candidates.contains(&m) {
+            candidates.push(m);
         }
     }
     match candidates.len() {
@@ -204,13 +232,30 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     }
 }
 
+/// Whether `squares` is the Hub form of `m`: from, to, then its captured squares.
+fn is_hub_form(m: Move, squares: &[Square]) -> bool {
+    if m.from() != squares[0] || m.to() != squares[1] {
+        return false;
+    }
+    let mut captured = squares[2..].to_vec();
+    captured.sort();
+    captured.dedup();
+    captured.len() == squares.len() - 2 && captured == m.captured()
+}
+
 /// The squares of a move text, checking its shape.
-fn parse_squares(text: &str) -> Result<Vec<Square>, MoveError> {
+fn parse_squares(variant: Variant, text: &str) -> Result<Vec<Square>, MoveError> {
     let syntax = |reason: String| MoveError::Syntax {
         text: text.to_string(),
         reason,
     };
-    let sep = if text.contains('-') { '-' } else { 'x' };
+    let sep = if text.contains('-') {
+        '-'
+    } else if text.contains(':') {
+        ':'
+    } else {
+        'x'
+    };
     let lower = text.to_ascii_lowercase();
     let tokens: Vec<&str> = lower.split(sep).collect();
     if tokens.len() < 2 {
@@ -219,45 +264,42 @@ fn parse_squares(text: &str) -> Result<Vec<Square>, MoveError> {
     if sep == '-' && tokens.len() != 2 {
         return Err(syntax("a move with '-' joins exactly two squares".into()));
     }
+    let expected = match variant.square_names() {
+        crate::board::SquareNames::Numbers => "a square 1-32",
+        crate::board::SquareNames::Algebraic => "a dark square a1-h8 (or 1-32)",
+    };
     tokens
         .iter()
         .map(|t| {
-            t.parse::<u8>()
-                .ok()
-                .and_then(Square::new)
-                .ok_or_else(|| syntax(format!("{t:?} is not a square 1-32")))
+            variant
+                .parse_square(t)
+                .ok_or_else(|| syntax(format!("{t:?} is not {expected}")))
         })
         .collect()
 }
 
-/// The squares jumped by a path of landing squares, if every step is a jump.
-fn path_captures(path: &[Square]) -> Option<Vec<Square>> {
-    path.windows(2)
-        .map(|w| {
-            let (a, b) = (w[0], w[1]);
-            let (dr, dc) = (
-                b.row() as i32 - a.row() as i32,
-                b.col() as i32 - a.col() as i32,
-            );
-            if dr.abs() != 2 || dc.abs() != 2 {
-                return None;
-            }
-            Square::from_row_col(
-                (a.row() as i32 + dr / 2) as u8,
-                (a.col() as i32 + dc / 2) as u8,
-            )
-        })
-        .collect()
-}
-
-/// Sorts moves by their squares numerically: from, to, then captured squares.
+/// Sorts Italian moves by their squares numerically: from, to, then captured squares.
 pub fn sort_moves(moves: &mut [Move]) {
-    moves.sort_by_key(|m| (m.from(), m.to(), m.captured()));
+    sort_moves_in(Variant::Italian, moves);
+}
+
+/// Sorts moves by their squares in `variant`'s numbering: from, to, captured squares.
+pub fn sort_moves_in(variant: Variant, moves: &mut [Move]) {
+    moves.sort_by_key(|m| {
+        let mut captured: Vec<u8> = m.captured().iter().map(|&s| variant.number_of(s)).collect();
+        captured.sort();
+        (
+            variant.number_of(m.from()),
+            variant.number_of(m.to()),
+            captured,
+            m.crowns(),
+        )
+    });
 }
 
 /// Path texts of moves, sorted by their squares.
 fn sorted_texts(pos: &Position, moves: &[Move]) -> Vec<String> {
     let mut v = moves.to_vec();
-    sort_moves(&mut v);
+    sort_moves_in(pos.variant(), &mut v);
     v.iter().map(|&m| path_text(pos, m)).collect()
 }

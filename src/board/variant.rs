@@ -1,0 +1,273 @@
+//! The games of the 8x8 family that Damiera plays, and how each names its squares.
+//!
+//! Every variant is played on one internal board, the Italian one of [`super::Square`]:
+//! the rules of all four are symmetric left to right, so a game whose board has its dark
+//! corner on the other side (English, Russian and Brazilian: a1 dark) is the Italian board
+//! seen in a mirror. Only the names of the squares differ:
+//!
+//! ```text
+//!   Italian (FID)        English (PDN)         Russian, Brazilian
+//!   1   2   3   4          1   2   3   4       b8  d8  f8  h8
+//!     5   6   7   8      5   6   7   8       a7  c7  e7  g7
+//!   ...                  ...                 ...
+//!    29  30  31  32     29  30  31  32       a1  c1  e1  g1
+//! ```
+//! Italian square 1 is the top-left corner; English square 1 is the second square of the
+//! top row (its row starts with a light square), Russian a1 the bottom-left corner.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::position::Color;
+use super::square::Square;
+
+/// A game of the draughts family on 64 squares.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub enum Variant {
+    /// Italian draughts, FID rules: men never capture kings, capture priorities (Art. 6.9).
+    #[default]
+    Italian = 0,
+    /// English draughts / American checkers: Black moves first, free choice of captures.
+    English = 1,
+    /// Russian draughts: flying kings, men capture backward, crowned during a capture.
+    Russian = 2,
+    /// Brazilian draughts: international rules on 8x8 (the majority capture is compulsory).
+    Brazilian = 3,
+}
+
+/// How a variant writes its squares.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SquareNames {
+    /// Numbers 1–32 (Italian or English order).
+    Numbers,
+    /// Algebraic `a1`–`h8`, a1 at White's lower left.
+    Algebraic,
+}
+
+impl Variant {
+    /// All variants, Italian first.
+    pub const ALL: [Variant; 4] = [
+        Variant::Italian,
+        Variant::English,
+        Variant::Russian,
+        Variant::Brazilian,
+    ];
+
+    /// The lower-case name used on the command line, in the Hub protocol and the web board.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Italian => "italian",
+            Variant::English => "english",
+            Variant::Russian => "russian",
+            Variant::Brazilian => "brazilian",
+        }
+    }
+
+    /// The name for people: `Italian draughts`, `English checkers`, ...
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::Italian => "Italian draughts",
+            Variant::English => "English checkers",
+            Variant::Russian => "Russian draughts",
+            Variant::Brazilian => "Brazilian draughts",
+        }
+    }
+
+    /// The PDN `GameType` number (also CheckerBoard's game type).
+    pub const fn game_type(self) -> u32 {
+        match self {
+            Variant::English => 21,
+            Variant::Italian => 22,
+            Variant::Russian => 25,
+            Variant::Brazilian => 26,
+        }
+    }
+
+    /// The variant of a PDN `GameType` number, if Damiera plays it.
+    pub fn from_game_type(n: u32) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.game_type() == n)
+    }
+
+    /// The side that moves first: Black in English checkers, White elsewhere.
+    pub const fn first_mover(self) -> Color {
+        match self {
+            Variant::English => Color::Black,
+            _ => Color::White,
+        }
+    }
+
+    /// Whether kings fly (move and capture along whole diagonals).
+    pub const fn flying_kings(self) -> bool {
+        matches!(self, Variant::Russian | Variant::Brazilian)
+    }
+
+    /// Whether the board is the mirror of the Italian one (a1 dark).
+    pub const fn mirrored(self) -> bool {
+        !matches!(self, Variant::Italian)
+    }
+
+    /// How this variant writes squares.
+    pub const fn square_names(self) -> SquareNames {
+        match self {
+            Variant::Italian | Variant::English => SquareNames::Numbers,
+            Variant::Russian | Variant::Brazilian => SquareNames::Algebraic,
+        }
+    }
+
+    /// The number 1–32 of a square in this variant's numbering: FID for Italian, PDN for
+    /// English, and for the algebraic variants the same order as English (b8 = 1, g1 = 32),
+    /// which the Hub position string follows.
+    pub const fn number_of(self, sq: Square) -> u8 {
+        if self.mirrored() {
+            mirror(sq).number()
+        } else {
+            sq.number()
+        }
+    }
+
+    /// The square numbered `n` in this variant's numbering.
+    pub const fn square_numbered(self, n: u8) -> Option<Square> {
+        match Square::new(n) {
+            Some(sq) if self.mirrored() => Some(mirror(sq)),
+            other => other,
+        }
+    }
+
+    /// The square's name: `22`, or `c3` in the algebraic variants.
+    pub fn square_name(self, sq: Square) -> String {
+        match self.square_names() {
+            SquareNames::Numbers => self.number_of(sq).to_string(),
+            SquareNames::Algebraic => {
+                let (row, col) = self.row_col(sq);
+                format!("{}{}", (b'a' + col) as char, 8 - row)
+            }
+        }
+    }
+
+    /// Parses a square name: a number 1–32 in every variant, and in the algebraic ones
+    /// also `a1`–`h8` (dark squares only).
+    pub fn parse_square(self, text: &str) -> Option<Square> {
+        let t = text.trim();
+        if let Ok(n) = t.parse::<u8>() {
+            return self.square_numbered(n);
+        }
+        if self.square_names() != SquareNames::Algebraic {
+            return None;
+        }
+        let bytes = t.as_bytes();
+        if bytes.len() != 2 {
+            return None;
+        }
+        let col = bytes[0].to_ascii_lowercase().checked_sub(b'a')?;
+        let rank = bytes[1].checked_sub(b'0')?;
+        if col > 7 || !(1..=8).contains(&rank) {
+            return None;
+        }
+        self.square_at(8 - rank, col)
+    }
+
+    /// Row (0 at the top, Black's side) and column (0 at the left, as White sees the
+    /// board) of a square on this variant's board.
+    pub const fn row_col(self, sq: Square) -> (u8, u8) {
+        if self.mirrored() {
+            (sq.row(), 7 - sq.col())
+        } else {
+            (sq.row(), sq.col())
+        }
+    }
+
+    /// The square at a row and column of this variant's board, if it is a dark square.
+    pub const fn square_at(self, row: u8, col: u8) -> Option<Square> {
+        if col > 7 {
+            return None;
+        }
+        if self.mirrored() {
+            Square::from_row_col(row, 7 - col)
+        } else {
+            Square::from_row_col(row, col)
+        }
+    }
+}
+
+/// The square in the same row, mirrored left to right: Italian 1 ↔ 4, 5 ↔ 8, ...
+const fn mirror(sq: Square) -> Square {
+    let n = sq.number() - 1;
+    match Square::new((n / 4) * 4 + (3 - n % 4) + 1) {
+        Some(s) => s,
+        None => sq,
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that Damiera does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown variant {:?} (expected one of italian, english, russian, brazilian)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        let t = s.trim().to_ascii_lowercase();
+        let found = Variant::ALL.into_iter().find(|v| v.name() == t);
+        found
+            .or(match t.as_str() {
+                "checkers" | "american" => Some(Variant::English),
+                "shashki" => Some(Variant::Russian),
+                _ => None,
+            })
+            .ok_or_else(|| UnknownVariant(s.trim().to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+            assert_eq!(Variant::from_game_type(v.game_type()), Some(v));
+            for sq in Square::all() {
+                assert_eq!(v.parse_square(&v.square_name(sq)), Some(sq), "{v} {sq}");
+                assert_eq!(v.square_numbered(v.number_of(sq)), Some(sq));
+                let (r, c) = v.row_col(sq);
+                assert_eq!(v.square_at(r, c), Some(sq));
+            }
+        }
+        assert!("dama".parse::<Variant>().is_err());
+    }
+
+    #[test]
+    fn corners() {
+        let sq = |n| Square::new(n).unwrap();
+        // Italian 1 is the top-left corner; in the mirrored games the top-left is light.
+        assert_eq!(Variant::Italian.row_col(sq(1)), (0, 0));
+        assert_eq!(Variant::English.square_name(sq(4)), "1");
+        assert_eq!(Variant::English.row_col(sq(4)), (0, 1));
+        assert_eq!(Variant::Russian.square_name(sq(32)), "a1");
+        assert_eq!(Variant::Russian.square_name(sq(1)), "h8");
+        assert_eq!(
+            Variant::Russian.parse_square("c3"),
+            Variant::English.square_numbered(22)
+        );
+        assert_eq!(Variant::Russian.parse_square("a2"), None);
+        assert_eq!(Variant::English.parse_square("c3"), None);
+    }
+}
