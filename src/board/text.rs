@@ -490,7 +490,7 @@ mod tests {
         );
         assert_eq!(Position::parse_in(Variant::Russian, &fen), Ok(russian));
         assert_eq!(
-            Position::parse_in(Variant::Russian, "W:W21-32:B1-12"),
+            Position::parse_in(Variant::Russian, "W:W1-12:B21-32"),
             Ok(russian)
         );
         assert_eq!(

@@ -6,11 +6,11 @@
 //! seen in a mirror. Only the names of the squares differ:
 //!
 //! ```text
-//!   Italian (FID)        English (PDN)         Russian, Brazilian
-//!   1   2   3   4          1   2   3   4       b8  d8  f8  h8
-//!     5   6   7   8      5   6   7   8       a7  c7  e7  g7
+//!   Italian (FID)        English (PDN)         Russian, Brazilian (numbers)
+//!   1   2   3   4          1   2   3   4       b8  d8  f8  h8   (29 30 31 32)
+//!     5   6   7   8      5   6   7   8       a7  c7  e7  g7     (25 26 27 28)
 //!   ...                  ...                 ...
-//!    29  30  31  32     29  30  31  32       a1  c1  e1  g1
+//!    29  30  31  32     29  30  31  32       a1  c1  e1  g1     ( 1  2  3  4)
 //! ```
 //! Italian square 1 is the top-left corner; English square 1 is the second square of the
 //! top row (its row starts with a light square), Russian a1 the bottom-left corner.
@@ -115,21 +115,35 @@ impl Variant {
     }
 
     /// The number 1–32 of a square in this variant's numbering: FID for Italian, PDN for
-    /// English, and for the algebraic variants the same order as English (b8 = 1, g1 = 32),
-    /// which the Hub position string follows.
+    /// English, and in the algebraic variants the numbers Russian PDN and pydraughts use,
+    /// counted from White's side (a1 = 1, c1 = 2, ..., h8 = 32). The Hub position string
+    /// follows this order.
     pub const fn number_of(self, sq: Square) -> u8 {
-        if self.mirrored() {
-            mirror(sq).number()
-        } else {
-            sq.number()
+        match self.square_names() {
+            SquareNames::Numbers if self.mirrored() => mirror(sq).number(),
+            SquareNames::Numbers => sq.number(),
+            SquareNames::Algebraic => {
+                let (row, col) = self.row_col(sq);
+                (7 - row) * 4 + col / 2 + 1
+            }
         }
     }
 
     /// The square numbered `n` in this variant's numbering.
     pub const fn square_numbered(self, n: u8) -> Option<Square> {
-        match Square::new(n) {
-            Some(sq) if self.mirrored() => Some(mirror(sq)),
-            other => other,
+        match self.square_names() {
+            SquareNames::Numbers => match Square::new(n) {
+                Some(sq) if self.mirrored() => Some(mirror(sq)),
+                other => other,
+            },
+            SquareNames::Algebraic => {
+                if n < 1 || n > 32 {
+                    return None;
+                }
+                let rank = (n - 1) / 4 + 1;
+                let col = 2 * ((n - 1) % 4) + if rank % 2 == 0 { 1 } else { 0 };
+                self.square_at(8 - rank, col)
+            }
         }
     }
 
