@@ -5,8 +5,30 @@
 //! Black's side) and `x` its column, so square 1 is `board[0][0]`. Black's men start
 //! on 1-12 (`y` 0-2), White's on 21-32, White moves first: CheckerBoard's `CB_WHITE` is
 //! the FID White.
+//!
+//! The other game types (21 English, 25 Russian, 26 Brazilian) use the same `board[x][y]`:
+//! CheckerBoard keeps one board and only mirrors the Italian one on screen, and Damiera
+//! plays every variant on the Italian geometry (see `damiera::board::Variant`), so the
+//! coordinates of a square are the same in every game type. What differs is the numbers
+//! CheckerBoard writes in FEN strings and move texts: FID numbers in Italian, the English
+//! numbering (1 = the upper right of Black's back row, as CheckerBoard counts) in the
+//! others ([`cb_numbering`]).
 
-use damiera::board::{Color, Move, Piece, Position, Square};
+use damiera::board::{Color, Move, Piece, Position, Square, Variant};
+
+/// The numbering CheckerBoard uses for squares of `variant` in FEN strings, `islegal` and
+/// move texts: the FID one in Italian, the English one in every other game type.
+pub fn cb_numbering(variant: Variant) -> Variant {
+    match variant {
+        Variant::Italian => Variant::Italian,
+        _ => Variant::English,
+    }
+}
+
+/// A FEN string as CheckerBoard writes it for `variant`, read as a position of `variant`.
+pub fn read_cb_fen(variant: Variant, fen: &str) -> Result<Position, damiera::board::PositionError> {
+    Position::from_fen_in(cb_numbering(variant), fen).map(|p| p.with_variant(variant))
+}
 use damiera::movegen::capture_paths;
 
 /// `CB_WHITE`.
@@ -90,7 +112,7 @@ pub fn square_at(c: Coor) -> Option<Square> {
 /// Reads a position from CheckerBoard's board. Light squares are ignored; every dark
 /// square must hold 0 or a piece code, and the position must be one the rules allow
 /// (at most 12 pieces a side, no man on its own crowning row).
-pub fn read_board(board: &Board8x8, color: i32) -> Result<Position, String> {
+pub fn read_board(board: &Board8x8, color: i32, variant: Variant) -> Result<Position, String> {
     let side = color_of(color)?;
     let mut white = Vec::new();
     let mut black = Vec::new();
@@ -109,7 +131,9 @@ pub fn read_board(board: &Board8x8, color: i32) -> Result<Position, String> {
     }
     let side = if side == Color::White { "W" } else { "B" };
     let fen = format!("{side}:W{}:B{}", white.join(","), black.join(","));
-    Position::from_fen(&fen).map_err(|e| format!("illegal position: {e}"))
+    Position::from_fen(&fen)
+        .map(|p| p.with_variant(variant))
+        .map_err(|e| format!("illegal position: {e}"))
 }
 
 /// Writes the pieces of `pos` on the dark squares of `board` (light squares untouched).
@@ -246,24 +270,31 @@ mod tests {
         assert_eq!(board[7][7], CB_WHITE | CB_MAN);
         assert_eq!(board[1][5], CB_WHITE | CB_MAN);
         assert_eq!(board[1][0], 0);
-        assert_eq!(read_board(&board, CB_WHITE), Ok(Position::start()));
+        assert_eq!(
+            read_board(&board, CB_WHITE, Variant::Italian),
+            Ok(Position::start())
+        );
     }
 
     #[test]
     fn bad_boards_are_refused_with_a_reason() {
         let mut board = [[0; 8]; 8];
         write_board(&Position::start(), &mut board);
-        assert!(read_board(&board, 3).unwrap_err().contains("color 3"));
+        assert!(
+            read_board(&board, 3, Variant::Italian)
+                .unwrap_err()
+                .contains("color 3")
+        );
         board[2][2] = 7;
         assert!(
-            read_board(&board, CB_WHITE)
+            read_board(&board, CB_WHITE, Variant::Italian)
                 .unwrap_err()
                 .contains("square 10")
         );
         board[2][2] = CB_BLACK | CB_MAN;
         board[1][7] = 0;
         board[0][0] = CB_WHITE | CB_MAN;
-        let e = read_board(&board, CB_WHITE).unwrap_err();
+        let e = read_board(&board, CB_WHITE, Variant::Italian).unwrap_err();
         assert!(e.contains("crowning row"), "{e}");
     }
 

@@ -3,19 +3,21 @@
 
 use std::path::PathBuf;
 
-use damiera::board::{Position, Square};
 use damiera::game::Game;
-use damiera::movegen::{legal_moves, sort_moves};
+use damiera::movegen::{legal_moves, sort_moves_in};
 use damiera::search::eval::embedded_weights;
 use damiera::search::{EvalStyle, evaluate};
 use parking_lot::Mutex;
 
-use crate::board8::{Board8x8, CbMove, cb_move, movelist_entry, read_board, write_board};
+use crate::board8::{
+    Board8x8, CbMove, cb_move, cb_numbering, movelist_entry, read_board, read_cb_fen, write_board,
+};
 use crate::history;
 use crate::settings::{self, Settings, clip};
 use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, SearchState};
 
-/// `get gametype`: Italian draughts.
+/// `get gametype` by default: Italian draughts. `set gametype 21|22|25|26` (or the
+/// settings file's `gametype=`) chooses English, Italian, Russian or Brazilian draughts.
 pub const GAMETYPE: i32 = 22;
 /// `get protocolversion`.
 pub const PROTOCOL_VERSION: i32 = 2;
@@ -110,6 +112,11 @@ impl Engine {
         self.config.lock().settings.clone()
     }
 
+    /// The game played (the `gametype` setting).
+    fn variant(&self) -> damiera::board::Variant {
+        self.config.lock().settings.variant
+    }
+
     /// Answers one `enginecommand`.
     pub fn command(&self, text: &str) -> Reply {
         let mut words = text.split_whitespace();
@@ -121,11 +128,11 @@ impl Engine {
             ("about", "") => handled(self.about()),
             ("help", "") => handled(HELP_FILE),
             ("get", "protocolversion") => handled(PROTOCOL_VERSION.to_string()),
-            ("get", "gametype") => handled(GAMETYPE.to_string()),
-            ("get", "movelist") => movelist(rest),
+            ("get", "gametype") => handled(self.variant().game_type().to_string()),
+            ("get", "movelist") => movelist(rest, self.variant()),
             ("set", "gamehist") => self.set_gamehist(rest),
             ("set", "check_wld_dir") => handled(describe_dir(&PathBuf::from(rest.trim()))),
-            ("staticevaluation", _) => static_evaluation(rest_after(text, 1)),
+            ("staticevaluation", _) => static_evaluation(rest_after(text, 1), self.variant()),
             ("get", k) if UNSUPPORTED.contains(&k) => refused("?"),
             ("set", k) if UNSUPPORTED.contains(&k) => refused("?"),
             ("get", k) => self.get(k),
@@ -141,8 +148,10 @@ impl Engine {
             None => "none".into(),
         };
         let mut text = format!(
-            "{}\nItalian draughts (FID rules), CheckerBoard protocol 2\n\nEndgame databases: {db}",
-            name()
+            "{}\n{} (game type {}), CheckerBoard protocol 2\n\nEndgame databases: {db}",
+            name(),
+            config.settings.variant.title(),
+            config.settings.variant.game_type()
         );
         if !config.problems.is_empty() {
             text.push_str(&format!("\nSettings file: {}", config.problems.join("; ")));
@@ -159,6 +168,7 @@ impl Engine {
             "dbmbytes" => handled(s.db_mib.to_string()),
             "enable_wld" => handled(u8::from(s.db_enabled).to_string()),
             "allscores" => handled(u8::from(s.allscores).to_string()),
+            "gametype" => handled(s.variant.game_type().to_string()),
             "dbpath" => handled(
                 s.db_dir(config.dll_dir.as_deref())
                     .or_else(|| s.db_path.clone())
@@ -198,7 +208,7 @@ impl Engine {
     }
 
     fn set_gamehist(&self, text: &str) -> Reply {
-        match history::parse(text) {
+        match history::parse(text, self.variant()) {
             Ok(game) => {
                 let n = game.reversible_plies();
                 self.config.lock().gamehist = Some(game);
@@ -221,7 +231,7 @@ impl Engine {
         playnow: &dyn Fn() -> bool,
         status: &mut dyn FnMut(&str),
     ) -> (i32, Option<CbMove>) {
-        let pos = match read_board(board, args.color) {
+        let pos = match read_board(board, args.color, self.variant()) {
             Ok(p) => p,
             Err(e) => {
                 status(&format!("Damiera: {e}"));
@@ -273,11 +283,17 @@ impl Engine {
     /// and the move. Where several captures join the same squares, the first is taken
     /// (CheckerBoard asks `get movelist` for those).
     pub fn is_legal(&self, board: &Board8x8, color: i32, from: i32, to: i32) -> Option<CbMove> {
-        let pos = read_board(board, color).ok()?;
-        let square = |n: i32| u8::try_from(n).ok().and_then(Square::new);
+        let variant = self.variant();
+        let pos = read_board(board, color, variant).ok()?;
+        let numbering = cb_numbering(variant);
+        let square = |n: i32| {
+            u8::try_from(n)
+                .ok()
+                .and_then(|n| numbering.square_numbered(n))
+        };
         let (from, to) = (square(from)?, square(to)?);
         let mut moves = legal_moves(&pos).to_vec();
-        sort_moves(&mut moves);
+        sort_moves_in(numbering, &mut moves);
         let mv = moves
             .into_iter()
             .find(|m| m.from() == from && m.to() == to)?;
@@ -317,8 +333,8 @@ fn rest_after(text: &str, n: usize) -> &str {
 /// `get movelist <fen>`: `movelist N,` then one entry per legal move, `movelist 0` when
 /// there is none (also for a position the rules do not allow, such as CheckerBoard's
 /// probe `B:W1:B`). A FEN that cannot be read is not handled.
-fn movelist(fen: &str) -> Reply {
-    let pos = match Position::from_fen(fen.trim()) {
+fn movelist(fen: &str, variant: damiera::board::Variant) -> Reply {
+    let pos = match read_cb_fen(variant, fen.trim()) {
         Ok(p) => p,
         Err(e) => {
             use damiera::board::PositionError::{ManOnCrowningRow, TooManyPieces};
@@ -332,7 +348,7 @@ fn movelist(fen: &str) -> Reply {
     if moves.is_empty() {
         return handled("movelist 0");
     }
-    sort_moves(&mut moves);
+    sort_moves_in(cb_numbering(variant), &mut moves);
     let mut text = format!("movelist {},", moves.len());
     for mv in moves {
         text.push_str(&movelist_entry(&pos, mv));
@@ -344,8 +360,8 @@ fn movelist(fen: &str) -> Reply {
 }
 
 /// `staticevaluation <fen>` (sent by CheckerBoard's Engine > Evaluation menu).
-fn static_evaluation(fen: &str) -> Reply {
-    match Position::from_fen(fen.trim()) {
+fn static_evaluation(fen: &str, variant: damiera::board::Variant) -> Reply {
+    match read_cb_fen(variant, fen.trim()) {
         Ok(pos) => handled(format!(
             "Static evaluation: {} for the side to move",
             damiera::search::score::text(evaluate(&pos, EvalStyle::Pattern, &embedded_weights()))
@@ -379,7 +395,7 @@ mod tests {
     #[test]
     fn identity_commands() {
         let e = engine();
-        assert_eq!(e.command("get gametype"), handled("22"));
+        assert_eq!(e.command("get gametype"), handled(GAMETYPE.to_string()));
         assert_eq!(e.command("get protocolversion"), handled("2"));
         assert_eq!(e.command("help"), handled(HELP_FILE));
         assert!(e.command("name").text.starts_with("Damiera "));
@@ -415,13 +431,54 @@ mod tests {
 
     #[test]
     fn movelist_probe_and_examples() {
-        assert_eq!(movelist("B:W1:B"), handled("movelist 0"));
+        use damiera::board::Variant::Italian;
+        assert_eq!(movelist("B:W1:B", Italian), handled("movelist 0"));
         assert_eq!(
-            movelist("B:W31:B3"),
+            movelist("B:W31:B3", Italian),
             handled("movelist 2,0,6,6,3,6;0,6,6,3,7;")
         );
-        assert!(!movelist("X:garbage").handled);
-        assert!(movelist("W:W21-32:B1-12").text.starts_with("movelist 7,"));
+        assert!(!movelist("X:garbage", Italian).handled);
+        assert!(
+            movelist("W:W21-32:B1-12", Italian)
+                .text
+                .starts_with("movelist 7,")
+        );
+    }
+
+    /// The game types CheckerBoard knows: English (21), Italian (22), Russian (25) and
+    /// Brazilian (26), chosen by `set gametype`; the board keeps its coordinates.
+    #[test]
+    fn game_types_choose_the_rules() {
+        use crate::board8::{CB_BLACK, CB_WHITE};
+        use damiera::board::{Position, Variant};
+        let e = engine();
+        assert!(!e.command("set gametype 23").handled);
+        assert_eq!(e.command("get gametype"), handled("22"));
+        assert!(e.command("set gametype 21").handled);
+        assert_eq!(e.command("get gametype"), handled("21"));
+        assert!(e.command("about").text.contains("English checkers"));
+        // English: Black moves first from CheckerBoard's 1-12, seven moves, the PDN ones.
+        let start = Position::start_of(Variant::English);
+        let mut board = [[0; 8]; 8];
+        write_board(&start, &mut board);
+        assert_eq!(read_board(&board, CB_BLACK, Variant::English), Ok(start));
+        assert!(e.is_legal(&board, CB_BLACK, 9, 14).is_some());
+        assert!(e.is_legal(&board, CB_BLACK, 12, 16).is_some());
+        assert!(e.is_legal(&board, CB_BLACK, 12, 15).is_none());
+        let reply = e.command("get movelist B:W21-32:B1-12");
+        assert!(reply.text.starts_with("movelist 7,"), "{reply:?}");
+        // An English man takes a king, which an Italian man never does.
+        let reply = e.command("get movelist B:WK14:B9,K1");
+        assert!(reply.text.starts_with("movelist 1,"), "{reply:?}");
+        // Russian: CheckerBoard numbers its squares as in English; a king flies.
+        assert!(e.command("set gametype 25").handled);
+        let reply = e.command("get movelist W:WK29:B1");
+        assert!(reply.text.starts_with("movelist 7,"), "{reply:?}");
+        let game = e.command("set gamehist W:W21-32:B1-12 22-18 11-15");
+        assert!(game.handled, "{game:?}");
+        let pos = Position::start_of(Variant::Russian);
+        write_board(&pos, &mut board);
+        assert_eq!(read_board(&board, CB_WHITE, Variant::Russian), Ok(pos));
     }
 
     #[test]

@@ -2,16 +2,38 @@
 //! positions since the last irreversible move) the search needs for repetitions and the
 //! move limit.
 
-use damiera::board::Position;
+use damiera::board::{Position, Variant};
 use damiera::game::{DrawRules, Game};
 
-/// A game history as CheckerBoard sends it: `<FEN> [move...]`, moves as `24-19`.
-pub fn parse(text: &str) -> Result<Game, String> {
+use crate::board8::{cb_numbering, read_cb_fen};
+
+/// A game history as CheckerBoard sends it: `<FEN> [move...]`, moves as `24-19`, squares
+/// in CheckerBoard's numbering for `variant`.
+pub fn parse(text: &str, variant: Variant) -> Result<Game, String> {
     let mut words = text.split_whitespace();
     let fen = words.next().ok_or("gamehist needs a FEN position")?;
-    let start = Position::from_fen(fen).map_err(|e| format!("gamehist position: {e}"))?;
-    let moves: Vec<String> = words.map(str::to_string).collect();
+    let start = read_cb_fen(variant, fen).map_err(|e| format!("gamehist position: {e}"))?;
+    let moves: Vec<String> = words.map(|w| renumber(variant, w)).collect();
     Game::from_texts(start, DrawRules::default(), &moves).map_err(|e| format!("gamehist: {e}"))
+}
+
+/// A move text in CheckerBoard's numbers rewritten in `variant`'s own square names (the
+/// same text in Italian and English; `22-18` becomes `c3-d4` in Russian).
+fn renumber(variant: Variant, text: &str) -> String {
+    let from = cb_numbering(variant);
+    if from == variant {
+        return text.to_string();
+    }
+    let sep = if text.contains('-') { '-' } else { 'x' };
+    text.split(sep)
+        .map(|t| {
+            t.parse::<u8>()
+                .ok()
+                .and_then(|n| from.square_numbered(n))
+                .map_or_else(|| t.to_string(), |sq| variant.square_name(sq))
+        })
+        .collect::<Vec<_>>()
+        .join(&sep.to_string())
 }
 
 /// The game to search at `pos`: `game` when it leads there, else `pos` alone (a history
@@ -29,22 +51,26 @@ mod tests {
 
     #[test]
     fn king_moves_are_keyed_and_bad_histories_refused() {
-        let g = parse("W:WK29:BK4 29-25 4-8 25-29 8-4").unwrap();
+        let g = parse("W:WK29:BK4 29-25 4-8 25-29 8-4", Variant::Italian).unwrap();
         assert_eq!(g.history_keys().len(), 4);
         assert_eq!(game_for(Some(g.clone()), &g.position()), g);
         assert_eq!(
             game_for(Some(g), &Position::start()),
             Game::new(Position::start())
         );
-        assert!(parse("").is_err());
-        assert!(parse("B:W1-40:B").is_err());
+        assert!(parse("", Variant::Italian).is_err());
+        assert!(parse("B:W1-40:B", Variant::Italian).is_err());
         assert!(
-            parse("W:W21-32:B1-12 22-17")
+            parse("W:W21-32:B1-12 22-17", Variant::Italian)
                 .unwrap_err()
                 .contains("move 1")
         );
         // The API reference's example uses English numbering: 24-19 is no Italian move.
-        let e = parse("B:WK12,K27,30,32:B21,K24,28,K31 24-19 27-24").unwrap_err();
+        let e = parse(
+            "B:WK12,K27,30,32:B21,K24,28,K31 24-19 27-24",
+            Variant::Italian,
+        )
+        .unwrap_err();
         assert!(e.contains("move 1"), "{e}");
     }
 }

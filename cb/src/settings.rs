@@ -13,6 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
+use damiera::board::Variant;
+
 /// Settings file name, beside the DLL.
 pub const FILE_NAME: &str = "damiera_cb.ini";
 /// Transposition table sizes accepted, MiB.
@@ -37,6 +39,8 @@ pub struct Settings {
     pub db_enabled: bool,
     /// Show every root move with its score instead of the main line.
     pub allscores: bool,
+    /// The game played: CheckerBoard's game type 21, 22, 25 or 26 (`gametype`).
+    pub variant: Variant,
 }
 
 impl Default for Settings {
@@ -48,8 +52,24 @@ impl Default for Settings {
             db_mib: 128,
             db_enabled: true,
             allscores: false,
+            variant: Variant::Italian,
         }
     }
+}
+
+/// The variant of a CheckerBoard game type given as text.
+pub fn parse_gametype(value: &str) -> Result<Variant, String> {
+    value
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .and_then(Variant::from_game_type)
+        .ok_or_else(|| {
+            format!(
+                "gametype must be 21 (English), 22 (Italian), 25 (Russian) or 26 (Brazilian), not {:?}",
+                clip(value)
+            )
+        })
 }
 
 /// Parses a number within `range`, naming the setting when it is not.
@@ -92,6 +112,7 @@ impl Settings {
             "dbmbytes" => self.db_mib = parse_in(key, value, DB_MIB)?,
             "enable_wld" => self.db_enabled = parse_flag(key, value)?,
             "allscores" => self.allscores = parse_flag(key, value)?,
+            "gametype" => self.variant = parse_gametype(value)?,
             "dbpath" => {
                 let v = value.trim();
                 self.db_path = (!v.is_empty()).then(|| PathBuf::from(v));
@@ -130,12 +151,13 @@ impl Settings {
             .unwrap_or_default();
         format!(
             "; Damiera CheckerBoard engine settings (written by the engine; see README)\n\
-             hashsize={}\nsearchthreads={}\ndbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\n",
+             hashsize={}\nsearchthreads={}\ndbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\ngametype={}\n",
             self.hash_mib,
             self.threads,
             self.db_mib,
             u8::from(self.db_enabled),
             u8::from(self.allscores),
+            self.variant.game_type(),
         )
     }
 
@@ -189,8 +211,11 @@ mod tests {
             db_mib: 512,
             db_enabled: false,
             allscores: true,
+            variant: Variant::Russian,
         };
         assert_eq!(Settings::from_text(&s.to_text()), (s, vec![]));
+        let (_, problems) = Settings::from_text("gametype=23");
+        assert!(problems[0].contains("gametype"), "{problems:?}");
         let (read, problems) = Settings::from_text("hashsize=9999999\nfoo\nsearchthreads=4\nx=1");
         assert_eq!(read.hash_mib, 64);
         assert_eq!(read.threads, 4);
