@@ -2,6 +2,7 @@
 //! suites (tests/data/perft-variants.txt, published counts and pydraughts' counts) and
 //! the legal move lists of pydraughts on thousands of positions per variant
 //! (tests/python/variant_moves.py: random games, king endings, long captures).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
 mod support;
 

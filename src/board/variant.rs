@@ -141,7 +141,7 @@ impl Variant {
                     return None;
                 }
                 let rank = (n - 1) / 4 + 1;
-                let col = 2 * ((n - 1) % 4) + if rank % 2 == 0 { 1 } else { 0 };
+                let col = 2 * ((n - 1) % 4) + if rank.is_multiple_of(2) { 1 } else { 0 };
                 self.square_at(8 - rank, col)
             }
         }
