@@ -42,6 +42,7 @@
 //! corpus tests run live outside the shipped library, in the dev crate `checks/`.
 
 pub mod board;
+#[cfg(feature = "native")]
 pub mod cli;
 pub mod clock;
 pub mod egdb;
