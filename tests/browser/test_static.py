@@ -39,7 +39,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 BENCH_SOURCE = os.path.join(tb.ROOT, "src", "cli", "bench.rs")
-BENCH_DEPTH = 11
+BENCH_DEPTH = 12
 
 
 def free_port():
@@ -187,28 +187,59 @@ def speed(lines):
     return nodes, seconds
 
 
-def check_speed(b, binary, profile):
+def native_run(binary, lines, env):
+    """The lines through the native `damiera hub`, one search at a time (a line sent
+    while it searches would wait, and `quit` would end the session after that search)."""
+    engine = subprocess.Popen([binary, "hub"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, env=env)
+    out = []
+    for line in lines:
+        engine.stdin.write(line + "\n")
+        engine.stdin.flush()
+        if line.startswith("go"):
+            while True:
+                answer = engine.stdout.readline()
+                assert answer, "the native engine exited"
+                out.append(answer.strip())
+                if answer.startswith("done"):
+                    break
+    engine.stdin.write("quit\n")
+    engine.stdin.close()
+    engine.wait(timeout=60)
+    return out
+
+
+def check_speed(b, binary, profile, rounds=3):
+    """The bench positions (src/cli/bench.rs) to a fixed depth on one thread, through the
+    Hub protocol on both sides: the same searches (the node counts must agree), timed by
+    each engine's own clock. Runs alternate, and each side's best round counts, so that
+    a busy machine slows both alike."""
     hubs = []
     for fen in bench_positions():
         b.post("/api/position", {"fen": fen})
         hubs.append(b.state()["hub"])
     lines = hub_lines(hubs)
     env = dict(os.environ, XDG_DATA_HOME=os.path.join(profile, "no-egdb"))
-    native = subprocess.run([binary, "hub"], input="\n".join(lines + ["quit"]) + "\n",
-                            capture_output=True, text=True, env=env, timeout=600).stdout.splitlines()
-    browser = b.d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "window.damieraWeb.hubRun(arguments[0], arguments[1]).then(done, e => done(['error ' + e]));",
-        lines, len(hubs))
-    n_nodes, n_secs = speed(native)
-    b_nodes, b_secs = speed(browser)
-    assert b_nodes > 0 and n_nodes > 0, (browser[-3:], native[-3:])
-    native_nps, browser_nps = n_nodes / n_secs, b_nodes / b_secs
-    ratio = browser_nps / native_nps
-    log("ok: speed on the %d bench positions at depth %d, one thread: browser %.0f nodes/s "
-        "(%d nodes), native %.0f nodes/s (%d nodes): %.2f of native"
-        % (len(hubs), BENCH_DEPTH, browser_nps, b_nodes, native_nps, n_nodes, ratio))
-    print("SPEED browser_nps=%.0f native_nps=%.0f ratio=%.3f" % (browser_nps, native_nps, ratio), flush=True)
+    best = {"browser": 0.0, "native": 0.0}
+    nodes = {}
+    for _ in range(rounds):
+        browser = b.d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "window.damieraWeb.hubRun(arguments[0], arguments[1]).then(done, e => done(['error ' + e]));",
+            lines, len(hubs))
+        native = native_run(binary, lines, env)
+        for side, out in (("browser", browser), ("native", native)):
+            n, secs = speed(out)
+            assert n > 0 and secs > 0, (side, out[-3:])
+            nodes[side] = n
+            best[side] = max(best[side], n / secs)
+    assert nodes["browser"] == nodes["native"], ("not the same searches", nodes)
+    ratio = best["browser"] / best["native"]
+    log("ok: speed on the %d bench positions at depth %d, one thread, best of %d alternating "
+        "runs: browser %.0f nodes/s, native %.0f nodes/s (%d nodes each): %.2f of native"
+        % (len(hubs), BENCH_DEPTH, rounds, best["browser"], best["native"], nodes["native"], ratio))
+    print("SPEED browser_nps=%.0f native_nps=%.0f ratio=%.3f"
+          % (best["browser"], best["native"], ratio), flush=True)
     assert ratio >= 0.5, "the browser's engine is below half the native speed"
 
 
@@ -246,10 +277,10 @@ def main():
         b = Board(driver, url)
         wait_ready(b)
         tb.check_basics(b)
-        check_whole_game(b, binary)
         tb.check_pdn_picker(b, profile)
         tb.check_analysis(b)
         check_egdb_wins(b)
+        check_whole_game(b, binary)
         check_clocked_game(b)
         b.js("window.scrollTo(0, 0);")
         tb.run_axe(b, "static site")
