@@ -243,6 +243,21 @@ def check_speed(b, binary, profile, rounds=3):
     assert ratio >= 0.5, "the browser's engine is below half the native speed"
 
 
+def check_installable(b):
+    """The manifest the page links, its start URL and its icons, as a browser reads them."""
+    found = b.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const link = document.querySelector('link[rel=manifest]');"
+        "fetch(link.href).then(r => r.json()).then(m => Promise.all(m.icons.map(i =>"
+        " fetch(new URL(i.src, link.href)).then(r => [i.sizes, r.ok, r.headers.get('content-type')])))"
+        ".then(icons => done({name: m.name, start: m.start_url, display: m.display, icons})))"
+        ".catch(e => done({error: String(e)}));")
+    assert found.get("display") == "standalone" and found.get("start") == "./", found
+    assert [i[0] for i in found["icons"]] == ["192x192", "512x512"], found
+    assert all(ok and kind == "image/png" for _, ok, kind in found["icons"]), found
+    log("ok: installable: manifest %r, start ./, icons 192 and 512 px" % found["name"])
+
+
 def check_offline(b, server):
     b.wait("the service worker", lambda: b.js(
         "return !!(navigator.serviceWorker && navigator.serviceWorker.controller);"), timeout=60)
@@ -284,6 +299,7 @@ def main():
         check_clocked_game(b)
         b.js("window.scrollTo(0, 0);")
         tb.run_axe(b, "static site")
+        check_installable(b)
         check_speed(b, binary, profile)
         tb.check_phone(b)
         check_offline(b, server)
