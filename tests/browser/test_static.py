@@ -9,7 +9,7 @@ Checks: the pieces, moves by clicking and the engine's reply, an illegal click
 explained, a multi-capture by its landing squares (test_board.py's basics); a whole
 game played by clicks to its end, every position's legal moves and the board after
 every move checked against the native rules core (`damiera moves`); a three-game PDN
-file through the picker; analysis lines and Stop; "White wins in N" from the shipped
+file through the picker; analysis lines and Stop; a game review; "White wins in N" from the shipped
 endgame databases; a game against the engine on a 3 s + 1 s clock that ends without an
 engine time loss; an axe-core audit with no serious or critical violation; a 390 px
 phone with no horizontal scroll and a move by touch; the engine's nodes per second in
@@ -243,6 +243,27 @@ def check_speed(b, binary, profile, rounds=3):
     assert ratio >= 0.5, "the browser's engine is below half the native speed"
 
 
+def check_review(b):
+    """A six-ply game reviewed at 0.2 s a position (each position's search is stopped by
+    the board, so each ends an engine Worker): every position scored, the chart's points,
+    the annotated PDN from the board Worker."""
+    b.post("/api/settings", {"engine_side": "none", "mode": "play", "review_seconds": 0.2})
+    b.post("/api/new", {})
+    for _ in range(6):
+        b.post("/api/move", {"move": b.state()["legal"][0]["text"]})
+    b.el("review").click()
+    b.wait("the review to start", lambda: b.state()["review"] is not None)
+    b.wait("the review to finish", lambda: not b.state()["review"]["running"], timeout=90)
+    review = b.state()["review"]
+    assert review["error"] is None and review["done"] == 7, review
+    points = b.d.find_elements(By.CSS_SELECTOR, "#chart circle[data-ply]")
+    assert len(points) == 7, len(points)
+    pdn = b.js("return send('/api/review/pdn').then(r => r.json()).then(d => d.pdn);")
+    assert "[Annotator" in pdn and "{" in pdn, pdn
+    log("ok: a 6-ply game reviewed, 7 chart points (%s); annotated PDN from the board Worker"
+        % ", ".join(p["text"] for p in review["points"]))
+
+
 def check_installable(b):
     """The manifest the page links, its start URL and its icons, as a browser reads them."""
     found = b.d.execute_async_script(
@@ -296,6 +317,7 @@ def main():
         tb.check_analysis(b)
         check_egdb_wins(b)
         check_whole_game(b, binary)
+        check_review(b)
         check_clocked_game(b)
         b.js("window.scrollTo(0, 0);")
         tb.run_axe(b, "static site")

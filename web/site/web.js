@@ -6,9 +6,9 @@
 // tree, clocks, review and PDN) and the engine Worker (the Hub session and the search).
 //
 // The engine Worker is blocked while it searches, so `stop` is obeyed here: the Worker
-// is ended at once, the board gets the `done` of the best move found so far, and a new
-// engine Worker starts with the same parameters (each Worker is one generation; lines
-// of an ended one are dropped).
+// is ended at once, the board gets the `done` of the best move found so far, and a
+// spare engine Worker, started and set up with the same parameters beforehand, takes
+// over at once (lines of any Worker but the current one are dropped).
 "use strict";
 
 (function () {
@@ -24,11 +24,13 @@
   const latest = {};      // the newest event of each name, for listeners added late
   let source = null;
 
-  let engine = null;
-  let generation = 0;
+  let engine = null;      // the engine Worker the board talks to
+  let spare = null;       // a second one, started and set up, to take over at a stop
   let busy = false;       // a `go` is out and its `done` has not come back
   let fallback = "done";  // what the board gets if the running search is stopped
-  let setup = [];         // the lines that set the engine up, replayed after a stop
+  let setup = [];         // the lines that set the engine up, replayed on every new one
+  let lines = 0;          // info lines of the running search so far
+  let stopping = false;   // a stop waits for the search's first info line
 
   function dispatch(text) {
     for (const block of text.split("\n\n")) {
@@ -47,28 +49,51 @@
 
   function toBoard(m) { board.postMessage(m); }
 
-  function startEngine() {
-    if (engine) engine.terminate();
-    generation += 1;
-    const gen = generation;
-    busy = false;
-    fallback = "done";
-    engine = new Worker(url("engine-worker.js"));
-    engine.onmessage = (e) => {
-      if (gen !== generation) return;
+  // A new engine Worker with the module, the tables and the setup lines; only the
+  // current one's lines reach the board.
+  function makeEngine() {
+    const w = new Worker(url("engine-worker.js"));
+    w.onmessage = (e) => {
+      if (w !== engine) return;
       const m = e.data;
       if (m.kind === 1) fallback = m.text;
       else if (m.kind === 0) {
-        if (m.text.startsWith("done")) busy = false;
+        if (m.text.startsWith("done")) { busy = false; stopping = false; }
         toBoard({ op: "line", line: m.text });
+        if (m.text.startsWith("info ")) {
+          lines += 1;
+          if (stopping) stopEngine();
+        }
       } else if (m.failed) toBoard({ op: "failed", why: m.failed });
       else if (m.tables) window.damieraWeb.tables = m.tables;
     };
-    engine.onerror = (e) => {
-      if (gen === generation) toBoard({ op: "failed", why: `the engine stopped: ${e.message}` });
+    w.onerror = (e) => {
+      if (w === engine) toBoard({ op: "failed", why: `the engine stopped: ${e.message}` });
     };
-    if (module) engine.postMessage({ op: "module", module });
-    if (tables) engine.postMessage({ op: "tables", files: tables });
+    if (module) w.postMessage({ op: "module", module });
+    if (tables) w.postMessage({ op: "tables", files: tables });
+    for (const line of setup) w.postMessage({ op: "line", line });
+    return w;
+  }
+
+  function startEngine() {
+    for (const w of [engine, spare]) if (w) w.terminate();
+    busy = false;
+    fallback = "done";
+    engine = makeEngine();
+    spare = makeEngine();
+  }
+
+  // Ends the searching Worker; the spare takes over and the board gets the best move.
+  function stopEngine() {
+    const done = fallback;
+    engine.terminate();
+    engine = spare || makeEngine();
+    spare = makeEngine();
+    busy = false;
+    stopping = false;
+    fallback = "done";
+    toBoard({ op: "line", line: done });
   }
 
   function toEngine(line) {
@@ -79,14 +104,18 @@
     }
     if (line === "stop") {
       if (!busy) return; // its `done` is on its way to the board already
-      const done = fallback;
-      startEngine();
-      for (const l of setup) engine.postMessage({ op: "line", line: l });
-      toBoard({ op: "line", line: done });
+      // A search stopped before its first line would leave the board without a score
+      // (a review's position): the stop waits for that line, which a running search
+      // sends within milliseconds; only a Worker still starting makes it wait longer.
+      if (lines === 0) stopping = true;
+      else stopEngine();
       return;
     }
-    if (line === "hub" || line === "init" || line.startsWith("set-param ")) setup.push(line);
-    if (line.startsWith("go")) { busy = true; fallback = "done"; }
+    if (line === "hub" || line === "init" || line.startsWith("set-param ")) {
+      setup.push(line);
+      if (spare) spare.postMessage({ op: "line", line });
+    }
+    if (line.startsWith("go")) { busy = true; fallback = "done"; lines = 0; stopping = false; }
     engine.postMessage({ op: "line", line });
   }
 
@@ -192,7 +221,7 @@
     .then((m) => {
       module = m;
       board.postMessage({ op: "module", module });
-      if (engine) engine.postMessage({ op: "module", module });
+      for (const w of [engine, spare]) if (w) w.postMessage({ op: "module", module });
     })
     .catch((err) => dispatchError(`the engine did not load: ${err}`));
 
@@ -205,7 +234,7 @@
         .then((bytes) => [n, bytes]))))
     .then((files) => {
       tables = files;
-      if (engine && files.length) engine.postMessage({ op: "tables", files });
+      if (files.length) for (const w of [engine, spare]) if (w) w.postMessage({ op: "tables", files });
     })
     .catch(() => {});
 
