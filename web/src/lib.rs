@@ -15,8 +15,8 @@
 //! A Worker cannot read a message while a search blocks it, so `stop` is obeyed by
 //! the page: it ends the engine Worker at once and hands the board the `done` line of
 //! the best move found so far (the engine reports it with every iteration as a
-//! fallback line), then starts a fresh engine Worker with the same parameters. Timed
-//! searches end by themselves, on the engine's own clock.
+//! fallback line), and a spare engine Worker, set up beforehand with the same
+//! parameters, takes over. Timed searches end by themselves, on the engine's own clock.
 //!
 //! The module's interface (`abi`, WebAssembly only) is a plain C-like one — bytes in,
 //! bytes out through one input and one output buffer — so the site needs no generated
