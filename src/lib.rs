@@ -8,8 +8,9 @@
 //! - [`movegen`] (→ board): the FID move rules, [`movegen::is_irreversible`], perft, and
 //!   the move and line texts every front end writes;
 //! - [`clock`] (→ board): how long a side may think — time controls, the game clock, the
-//!   clock reading a search gets (one meaning of the increment: Fischer's) and the limits
-//!   of one search;
+//!   clock reading a search gets (one meaning of the increment: Fischer's), the limits
+//!   of one search, and the monotonic [`clock::Instant`] every room reads (the system's,
+//!   or in the browser build the page's);
 //! - [`game`] (→ board, movegen): one [`game::Game`] with its verdict under
 //!   [`game::DrawRules`] (and the search's twofold shortcut of its repetition rule), PDN
 //!   files in and out (read game by game, faults repaired or skipped), the one game → PDN
@@ -42,6 +43,7 @@
 //! corpus tests run live outside the shipped library, in the dev crate `checks/`.
 
 pub mod board;
+#[cfg(feature = "native")]
 pub mod cli;
 pub mod clock;
 pub mod egdb;

@@ -49,6 +49,11 @@ const NOT_RUN: &[(&str, RunBy)] = &[
     ),
     ("npm ci --prefix tests/browser", RunBy::Script(".ci/run")),
     ("bash scripts/windows-release.sh", RunBy::Script(".ci/run")),
+    ("bash scripts/web-release.sh", RunBy::Script(".ci/run")),
+    (
+        "python3 -m http.server -d dist/web 8000",
+        RunBy::Note("serves until stopped; tests/web.rs serves the site the same way"),
+    ),
     (
         "damiera play --color black --time 5",
         RunBy::Note("the engine thinks 5 s before reading a move; tests/play.rs plays whole games"),

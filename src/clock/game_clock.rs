@@ -5,7 +5,9 @@
 //! Every method takes the time as an [`Instant`] from the caller, so the arithmetic is
 //! tested without waiting.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use super::Instant;
 
 use super::{TimeControl, TimeLeft};
 use crate::board::Color;

@@ -9,10 +9,12 @@
 //! usable); the Hub parser converts it, and the Hub client writes it back.
 
 mod game_clock;
+pub mod instant;
 
 use std::time::Duration;
 
 pub use game_clock::GameClock;
+pub use instant::Instant;
 
 /// Longest base time the board accepts (10 hours), in seconds.
 pub const MAX_BASE: f64 = 36_000.0;

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use parking_lot::Mutex;
 
 use super::index::{Canonical, Material};
-use super::store::{BLOCK_POSITIONS, TableFile};
+use super::store::{BLOCK_POSITIONS, TableFile, TableSource};
 use super::value::{Code, Outcome};
 use crate::board::Position;
 
@@ -23,7 +23,9 @@ pub const DEFAULT_CACHE_MIB: usize = 128;
 struct ClassSlot {
     id: u64,
     path: PathBuf,
-    file: OnceLock<Option<TableFile>>,
+    /// The file's bytes, when the databases were given in memory.
+    memory: Option<Arc<[u8]>>,
+    file: OnceLock<Option<TableFile<TableSource>>>,
     broken: AtomicBool,
 }
 
@@ -81,11 +83,26 @@ impl Egdb {
     pub fn open(dir: &Path, cache_mib: usize) -> Result<Egdb, String> {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("endgame databases: {}: {e}", dir.display()))?;
+        let files = entries.flatten().map(|e| (e.path(), None)).collect();
+        Ok(Egdb::from_files(dir, files, cache_mib))
+    }
+
+    /// Databases given as table files in memory, each with its file name
+    /// (`<class>.egdb`); the same checks as [`Egdb::open`]'s when first probed. For the
+    /// browser build, which fetches the files.
+    pub fn from_memory(files: Vec<(String, Vec<u8>)>, cache_mib: usize) -> Egdb {
+        let files = files
+            .into_iter()
+            .map(|(name, bytes)| (PathBuf::from(name), Some(Arc::from(bytes))))
+            .collect();
+        Egdb::from_files(Path::new("(memory)"), files, cache_mib)
+    }
+
+    fn from_files(dir: &Path, files: Vec<(PathBuf, Option<Arc<[u8]>>)>, cache_mib: usize) -> Egdb {
         let mut classes: Vec<ClassSlot> = Vec::new();
         let mut class_index = vec![NO_CLASS; Material::SLOTS].into_boxed_slice();
         let mut materials = Vec::new();
-        for entry in entries.flatten() {
-            let path = entry.path();
+        for (path, memory) in files {
             if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
                 continue;
             }
@@ -101,6 +118,7 @@ impl Egdb {
             let slot = ClassSlot {
                 id,
                 path,
+                memory,
                 file: OnceLock::new(),
                 broken: AtomicBool::new(false),
             };
@@ -120,14 +138,14 @@ impl Egdb {
         let max_pieces = materials.iter().map(|m| m.pieces()).max().unwrap_or(0);
         // No class, nothing to cache: the smallest cache (1 MiB of blocks).
         let cache = BlockCache::new(if classes.is_empty() { 0 } else { cache_mib });
-        Ok(Egdb {
+        Egdb {
             dir: dir.to_path_buf(),
             classes,
             class_index,
             materials,
             max_pieces,
             cache,
-        })
+        }
     }
 
     /// The class file of `m`, if there is one.
@@ -157,12 +175,20 @@ impl Egdb {
     }
 
     /// Opens (once) and returns the file of a class; `None` if absent or bad.
-    pub fn table(&self, material: Material) -> Option<&TableFile> {
+    pub fn table(&self, material: Material) -> Option<&TableFile<TableSource>> {
         let slot = self.class(material)?;
         if slot.broken.load(Ordering::Relaxed) {
             return None;
         }
-        let file = slot.file.get_or_init(|| match TableFile::open(&slot.path) {
+        let open = || match &slot.memory {
+            Some(bytes) => {
+                TableFile::from_source(TableSource::Memory(Arc::clone(bytes)), &slot.path)
+            }
+            None => std::fs::File::open(&slot.path)
+                .map_err(|e| format!("{}: {e}", slot.path.display()))
+                .and_then(|f| TableFile::from_source(TableSource::File(f), &slot.path)),
+        };
+        let file = slot.file.get_or_init(|| match open() {
             Ok(f) => Some(f),
             Err(e) => {
                 eprintln!("endgame databases: {e}; this class is not used");

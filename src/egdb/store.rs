@@ -38,10 +38,55 @@ const HEADER_LEN: usize = 64;
 /// zstd level for writing (a balance of build time and size).
 const LEVEL: i32 = 9;
 
+#[cfg(feature = "native")]
 thread_local! {
     /// One decompression context per thread, reused by every block it reads.
     static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
+}
+
+/// One block compressed (zstd, the C library: native builds only).
+#[cfg(feature = "native")]
+fn compress(block: &[u8]) -> Result<Vec<u8>, String> {
+    zstd::bulk::compress(block, LEVEL).map_err(|e| e.to_string())
+}
+
+/// Without the C library (the browser build) tables are read, never written.
+#[cfg(not(feature = "native"))]
+fn compress(_block: &[u8]) -> Result<Vec<u8>, String> {
+    let _ = LEVEL;
+    Err("this build reads endgame tables but cannot write them".into())
+}
+
+/// One block decompressed to `len` bytes at most, by the C library.
+#[cfg(feature = "native")]
+fn decompress(raw: &[u8], len: usize) -> Result<Vec<u8>, String> {
+    DECOMPRESSOR
+        .with(|d| match d.borrow_mut().as_mut() {
+            Some(d) => d.decompress(raw, len),
+            None => zstd::bulk::decompress(raw, len),
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// One block decompressed to `len` bytes at most, by the pure-Rust decoder (`ruzstd`:
+/// the browser build, where the C library does not compile).
+#[cfg(all(not(feature = "native"), feature = "pure-zstd"))]
+fn decompress(raw: &[u8], len: usize) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let decoder = ruzstd::decoding::StreamingDecoder::new(raw).map_err(|e| format!("zstd: {e}"))?;
+    let mut out = Vec::with_capacity(len);
+    decoder
+        .take(len as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("zstd: {e}"))?;
+    Ok(out)
+}
+
+/// A build with neither decoder cannot read tables.
+#[cfg(all(not(feature = "native"), not(feature = "pure-zstd")))]
+fn decompress(_raw: &[u8], _len: usize) -> Result<Vec<u8>, String> {
+    Err("this build has no zstd decoder".into())
 }
 
 /// FNV-1a, 64 bits.
@@ -99,7 +144,7 @@ fn encode_table(
         narrow.unwrap_or_else(|| table.values.iter().flat_map(|c| c.to_le_bytes()).collect());
     let blocks: Vec<Vec<u8>> = raw
         .chunks(block_positions * value_bytes as usize)
-        .map(|b| zstd::bulk::compress(b, LEVEL))
+        .map(compress)
         .collect::<Result<_, _>>()
         .map_err(|e| format!("compressing class {m}: {e}"))?;
     let mut head = Vec::with_capacity(HEADER_LEN + blocks.len() * 16 + 16);
@@ -162,6 +207,31 @@ impl ReadAt for [u8] {
     }
 }
 
+/// A table's bytes as the probing code holds them: its file, or the whole file in memory
+/// (the browser build, which has no file system, gets the files over the network).
+pub enum TableSource {
+    /// An open file.
+    File(File),
+    /// The file's bytes.
+    Memory(std::sync::Arc<[u8]>),
+}
+
+impl ReadAt for TableSource {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        match self {
+            TableSource::File(f) => f.read_exact_at(buf, offset),
+            TableSource::Memory(m) => (**m).read_exact_at(buf, offset),
+        }
+    }
+
+    fn size(&self) -> std::io::Result<u64> {
+        match self {
+            TableSource::File(f) => f.size(),
+            TableSource::Memory(m) => (**m).size(),
+        }
+    }
+}
+
 impl<T: ReadAt + ?Sized> ReadAt for &T {
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
         (**self).read_exact_at(buf, offset)
@@ -170,6 +240,12 @@ impl<T: ReadAt + ?Sized> ReadAt for &T {
     fn size(&self) -> std::io::Result<u64> {
         (**self).size()
     }
+}
+
+/// No files on this target (WebAssembly in a browser): tables come in memory.
+#[cfg(not(any(unix, windows)))]
+fn read_exact_at(_file: &File, _buf: &mut [u8], _offset: u64) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 /// Reads exactly `buf.len()` bytes at `offset` without a shared cursor, so the search
@@ -372,11 +448,7 @@ impl<S: ReadAt> TableFile<S> {
         }
         let size = self.block_positions;
         let want = size.min(self.header.positions as usize - b * size);
-        let bytes = DECOMPRESSOR
-            .with(|d| match d.borrow_mut().as_mut() {
-                Some(d) => d.decompress(&raw, want * self.value_bytes),
-                None => zstd::bulk::decompress(&raw, want * self.value_bytes),
-            })
+        let bytes = decompress(&raw, want * self.value_bytes)
             .map_err(|e| format!("{name}: block {b}: {e}"))?;
         if bytes.len() != want * self.value_bytes {
             return Err(format!("{name}: block {b}: wrong length"));

@@ -9,7 +9,7 @@
 //! route's own fields; every 4xx answer is `{"error": "<one line naming what was
 //! wrong>"}` and leaves the state as it was.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use serde_json::{Value, json};
 

@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use crossbeam_channel::{Receiver, select};
 use serde_json::{Value, json};
@@ -22,6 +24,7 @@ use crate::clock::Limits;
 use crate::movegen::{capture_paths, parse_move, path_text};
 use crate::protocol::client::{EngineProc, EngineSpec, EngineStderr};
 use crate::protocol::parser::{GoMode, PositionSpec, parse_line};
+use crate::protocol::response::Param;
 use crate::protocol::response::{Done, Info};
 use crate::protocol::{Command, Response, parse_response};
 use crate::review::from_hub_men;
@@ -78,12 +81,57 @@ struct Search {
     lines: BTreeMap<u32, (Option<f64>, Vec<String>)>,
 }
 
-/// The engine thread's own state.
-pub struct EngineThread {
+/// The wire to a Hub engine that the engine thread drives: the engine process
+/// ([`EngineProc`]) in `damiera gui`, or the engine in a Web Worker in the browser build
+/// (`web/`), whose answers come back through [`EngineThread::line`].
+pub trait EngineLink: Sized {
+    /// Starts the engine `spec` names and runs the handshake (`hub` ... `wait`, the
+    /// spec's parameters, `init` ... `ready`).
+    fn start(spec: &EngineSpec) -> Result<Self, String>;
+    /// Sends one command line.
+    fn send(&mut self, cmd: &Command) -> Result<(), String>;
+    /// The name from the engine's `id` line, if it sent one.
+    fn name(&self) -> Option<&str>;
+    /// The engine's process id (0 when it is not a process).
+    fn pid(&self) -> u32;
+    /// The parameters the engine declared.
+    fn params(&self) -> &[Param];
+    /// How the engine ended, if it has ended and that is known.
+    fn exit_status(&mut self) -> Option<String>;
+}
+
+impl EngineLink for EngineProc {
+    fn start(spec: &EngineSpec) -> Result<Self, String> {
+        EngineProc::start_with(spec, HANDSHAKE, EngineStderr::Inherit).map_err(|e| e.to_string())
+    }
+
+    fn send(&mut self, cmd: &Command) -> Result<(), String> {
+        EngineProc::send(self, cmd).map_err(|e| e.to_string())
+    }
+
+    fn name(&self) -> Option<&str> {
+        EngineProc::name(self)
+    }
+
+    fn pid(&self) -> u32 {
+        EngineProc::pid(self)
+    }
+
+    fn params(&self) -> &[Param] {
+        EngineProc::params(self)
+    }
+
+    fn exit_status(&mut self) -> Option<String> {
+        EngineProc::exit_status(self).map(|s| s.to_string())
+    }
+}
+
+/// The engine thread's own state, over the link `L` to the engine.
+pub struct EngineThread<L: EngineLink = EngineProc> {
     app: Arc<App>,
     spec: EngineSpec,
     inbox: Receiver<EngineCmd>,
-    proc: Option<EngineProc>,
+    proc: Option<L>,
     search: Option<Search>,
     finished: Option<(Key, u64)>,
     /// Parameter values this process has been sent.
@@ -248,19 +296,6 @@ fn info_json(line: &str, info: &Info, pos: Position) -> Value {
 }
 
 impl EngineThread {
-    /// A worker for `spec`, reading commands from `inbox`.
-    pub fn new(app: Arc<App>, spec: EngineSpec, inbox: Receiver<EngineCmd>) -> EngineThread {
-        EngineThread {
-            app,
-            spec,
-            inbox,
-            proc: None,
-            search: None,
-            finished: None,
-            sent: BTreeMap::new(),
-        }
-    }
-
     /// Starts the engine and serves until the inbox closes.
     pub fn run(mut self) {
         self.restart();
@@ -287,6 +322,61 @@ impl EngineThread {
             self.app.check_flag();
         }
     }
+}
+
+impl<L: EngineLink> EngineThread<L> {
+    /// A worker for `spec`, reading commands from `inbox`.
+    pub fn new(app: Arc<App>, spec: EngineSpec, inbox: Receiver<EngineCmd>) -> EngineThread<L> {
+        EngineThread {
+            app,
+            spec,
+            inbox,
+            proc: None,
+            search: None,
+            finished: None,
+            sent: BTreeMap::new(),
+        }
+    }
+
+    /// Starts the engine (the first time, or again after it died); for a driver without
+    /// a thread of its own (the browser build), which then calls [`EngineThread::step`]
+    /// on every change and tick and [`EngineThread::line`] with every engine line.
+    pub fn start_engine(&mut self) {
+        self.restart();
+    }
+
+    /// One turn of [`EngineThread::run`]'s loop without waiting: the commands in the
+    /// inbox, the search the state calls for started or stopped, the time limits and
+    /// the flag checked.
+    pub fn step(&mut self) {
+        while let Ok(cmd) = self.inbox.try_recv() {
+            if let EngineCmd::Restart = cmd {
+                self.restart();
+            }
+        }
+        self.reconcile();
+        self.check_time();
+        if self.app.check_flag() {
+            self.reconcile();
+        }
+    }
+
+    /// One line from the engine, then a [`EngineThread::step`].
+    pub fn line(&mut self, line: &str) {
+        self.on_line(line);
+        self.step();
+    }
+
+    /// The engine went away (its Worker failed): reported on the page as a dead
+    /// engine, which the page can restart.
+    pub fn engine_died(&mut self, what: &str) {
+        self.died(what);
+    }
+
+    /// True while a search is out (started and its `done` not yet read).
+    pub fn searching(&self) -> bool {
+        self.search.is_some()
+    }
 
     fn set_engine(&self, change: impl FnOnce(&mut State)) {
         self.app.update(true, change);
@@ -303,7 +393,7 @@ impl EngineThread {
             st.engine = EngineStatus::Starting;
             st.engine_pid = None;
         });
-        match EngineProc::start_with(&self.spec, HANDSHAKE, EngineStderr::Inherit) {
+        match L::start(&self.spec) {
             Ok(mut p) => {
                 let _ = p.send(&Command::NewGame);
                 let name = p.name().unwrap_or(&self.spec.name).to_string();
@@ -330,7 +420,7 @@ impl EngineThread {
 
     /// The engine is gone (or is killed now): report it on the page.
     fn died(&mut self, what: &str) {
-        let status = self.proc.as_mut().and_then(EngineProc::exit_status);
+        let status = self.proc.as_mut().and_then(L::exit_status);
         self.proc = None;
         self.search = None;
         let reason = match status {

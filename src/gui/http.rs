@@ -9,7 +9,9 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpStream};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use serde_json::{Value, json};
 
@@ -588,27 +590,35 @@ fn players(st: &State) -> (String, String) {
     }
 }
 
-fn pdn_download(st: &State) -> Answer {
+/// The game as the PDN file `GET /api/pdn` downloads (the browser build saves the same).
+pub fn pdn_text(st: &State) -> String {
     let (white, black) = players(st);
     let ending = st.clocks.flag().and(st.ending());
-    let text = st.game.to_pdn(&white, &black, ending.as_ref());
-    Answer::download(text, "damiera.pdn")
+    st.game.to_pdn(&white, &black, ending.as_ref())
+}
+
+/// The reviewed line as the annotated PDN `GET /api/review/pdn` downloads; the error
+/// when there is none.
+pub fn review_pdn_text(st: &State) -> Result<String, String> {
+    let Some(review) = &st.review else {
+        return Err("no review: press Review game first".into());
+    };
+    let mut shown = st.game.clone();
+    shown.select_moves(review.moves(), review.moves().len())?;
+    let (white, black) = players(st);
+    let record = shown.line_record(&white, &black);
+    Ok(review.annotated_pdn(&record, &review.verdicts()))
+}
+
+fn pdn_download(st: &State) -> Answer {
+    Answer::download(pdn_text(st), "damiera.pdn")
 }
 
 fn review_download(st: &State) -> Answer {
-    let Some(review) = &st.review else {
-        return Answer::error(&http_error(404, "no review: press Review game first"));
-    };
-    let mut shown = st.game.clone();
-    if let Err(e) = shown.select_moves(review.moves(), review.moves().len()) {
-        return Answer::error(&http_error(404, e));
+    match review_pdn_text(st) {
+        Ok(text) => Answer::download(text, "damiera-review.pdn"),
+        Err(e) => Answer::error(&http_error(404, e)),
     }
-    let (white, black) = players(st);
-    let record = shown.line_record(&white, &black);
-    Answer::download(
-        review.annotated_pdn(&record, &review.verdicts()),
-        "damiera-review.pdn",
-    )
 }
 
 #[cfg(test)]

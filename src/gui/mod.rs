@@ -148,10 +148,18 @@ impl Server {
 }
 
 /// 128 random bits from the operating system, in hex.
+#[cfg(feature = "native")]
 fn random_token() -> Result<String, String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| format!("no randomness for the token: {e}"))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Without the operating system's randomness (the browser build, which serves no LAN)
+/// there is no token to make.
+#[cfg(not(feature = "native"))]
+fn random_token() -> Result<String, String> {
+    Err("this build has no randomness for a LAN token".into())
 }
 
 /// The address to print: an unspecified bind address (`0.0.0.0`, `::`) is shown as this

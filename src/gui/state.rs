@@ -3,8 +3,8 @@
 //! HTTP handlers and the engine thread; every change goes through [`App::change`] (or
 //! [`App::update`] for the engine's own status), which tells the open pages.
 
+use crate::clock::Instant;
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;

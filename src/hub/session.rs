@@ -11,7 +11,9 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use crossbeam_channel::{Receiver, never, select, unbounded};
 

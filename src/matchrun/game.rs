@@ -6,7 +6,9 @@
 //! ends everywhere else. The runner adds what only a match has: clocks, a move cap,
 //! score adjudication and engine faults.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use crate::board::{Color, Move, Position};
 use crate::clock::{GameClock, Limits, TimeControl};

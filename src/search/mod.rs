@@ -10,7 +10,9 @@ pub(crate) mod tt;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 pub use eval::{EvalStyle, PatternWeights, evaluate};
 pub(crate) use time::Budget;

@@ -111,9 +111,10 @@ class Board:
                                     self.text("result")))
 
     def post(self, path, body):
-        """A request from inside the page (same origin), for setup only."""
+        """A request from inside the page (same origin), for setup only; through the
+        page's own transport (`send`: fetch, or the static site's Worker)."""
         return self.js(
-            "return fetch(arguments[0], {method: 'POST', headers: {'Content-Type': "
+            "return send(arguments[0], {method: 'POST', headers: {'Content-Type': "
             "'application/json'}, body: JSON.stringify(arguments[1])}).then(r => r.json())"
             ".then(d => { if (d.state) setState(d.state); return d; });", path, body)
 

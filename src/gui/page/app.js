@@ -59,9 +59,16 @@ function squareEl(n) {
 }
 
 // ---- server ----
+// One interface, two ways to serve it: `damiera gui` answers over HTTP (fetch and
+// Server-Sent Events); the static site's web.js answers the same requests and sends
+// the same events from the WebAssembly module in its Workers.
+const web = window.damieraWeb || null;
+const send = web ? web.fetch : (path, init) => fetch(path, init);
+const openEvents = () => (web ? web.events() : new EventSource("/api/events"));
+
 async function api(path, body) {
   try {
-    const r = await fetch(path, {
+    const r = await send(path, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body || {}),
@@ -84,7 +91,7 @@ async function api(path, body) {
 async function loadPdn(bytes, game) {
   const query = game ? `?game=${game}` : "";
   try {
-    const r = await fetch(`/api/pdn-file${query}`, {
+    const r = await send(`/api/pdn-file${query}`, {
       method: "POST",
       headers: { "Content-Type": "application/octet-stream" },
       body: bytes,
@@ -156,7 +163,7 @@ function setState(s) {
 }
 
 function connect() {
-  const es = new EventSource("/api/events");
+  const es = openEvents();
   es.addEventListener("state", (e) => setState(JSON.parse(e.data)));
   es.addEventListener("analysis", (e) => {
     const a = JSON.parse(e.data);
@@ -939,5 +946,5 @@ buildBoard();
 setupBoard();
 setupControls();
 setInterval(() => { if (st && st.clock) renderClocks(); }, 100);
-fetch("/api/state").then((r) => r.json()).then(setState).catch(() => say("the server does not answer"));
+send("/api/state").then((r) => r.json()).then(setState).catch(() => say("the server does not answer"));
 connect();
