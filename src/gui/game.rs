@@ -861,4 +861,40 @@ mod tests {
             "two paths"
         );
     }
+
+    #[test]
+    fn a_variant_board_is_drawn_and_played_in_its_numbering() {
+        let squares = squares_json(Variant::Russian);
+        assert_eq!(squares.len(), 32);
+        assert_eq!(
+            squares[0],
+            json!({"number": 1, "name": "b8", "row": 0, "col": 1})
+        );
+        assert_eq!(
+            squares[31],
+            json!({"number": 32, "name": "g1", "row": 7, "col": 6})
+        );
+        let italian = squares_json(Variant::Italian);
+        assert_eq!(
+            italian[0],
+            json!({"number": 1, "name": "1", "row": 0, "col": 0})
+        );
+        let mut g = ShownGame::new(Position::start_of(Variant::Russian));
+        let legal = legal_json(&g.current());
+        let c3d4 = legal.iter().find(|m| m["text"] == "c3-d4");
+        let c3d4 = c3d4.unwrap_or_else(|| panic!("{legal:?}"));
+        // c3 and d4 in the English order of numbers that the board string follows.
+        assert_eq!(
+            (&c3d4["from"], &c3d4["to"], &c3d4["hub"]),
+            (&json!(22), &json!(18), &json!("c3-d4"))
+        );
+        g.play_text("c3-d4").unwrap();
+        assert_eq!(g.hub_moves_to_cursor(), ["c3-d4"]);
+        assert_eq!(
+            board_json(&g.current()).chars().nth(17),
+            Some('w'),
+            "d4 is number 18"
+        );
+        assert_eq!(g.game().rules(), DrawRules::for_variant(Variant::Russian));
+    }
 }
