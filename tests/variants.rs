@@ -41,7 +41,7 @@ fn tmp(name: &str, ext: &str) -> PathBuf {
 /// its PDN; returns the file.
 fn play_match(variant: Variant) -> PathBuf {
     let pdn = tmp(&format!("variant-match-{variant}"), "pdn");
-    let engine = |name: &str| format!("cmd={BIN} hub name={name}");
+    let engine = |name: &str| format!("cmd='{BIN} hub' name={name}");
     let out = Command::new(BIN)
         .args(["match", "--variant", variant.name(), "--quiet", "--json"])
         .args(["--engine", &engine("A"), "--engine", &engine("B")])
