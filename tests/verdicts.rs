@@ -300,6 +300,7 @@ fn random_games_reach_every_ending() {
                 Verdict::Win(..) => "win",
                 Verdict::Draw(DrawReason::Repetition { .. }) => "repetition",
                 Verdict::Draw(DrawReason::QuietMoves { .. }) => "move limit",
+                Verdict::Draw(DrawReason::Ending { .. }) => "ending (not Italian)",
             });
         }
     }

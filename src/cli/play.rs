@@ -817,9 +817,11 @@ fn capitalize(text: &str) -> String {
     }
 }
 
-/// Plays a game on `input` and `out` until `quit` or the end of the input.
+/// Plays a game from `start` (the position of `--variant` and `--fen`) on `input` and
+/// `out` until `quit` or the end of the input.
 pub fn run(
     args: &PlayArgs,
+    start: Position,
     eval: &EvalFile,
     input: impl BufRead,
     out: &mut impl Write,
@@ -828,10 +830,6 @@ pub fn run(
         Some(d) => Think::Depth(d),
         None => Think::Time(args.time),
     };
-    let start = args
-        .variant
-        .position(args.fen.as_deref())
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
     let engine = Thinker::new(EngineOptions {
         tt_mib: TT_MIB,
         weights: std::sync::Arc::clone(eval.weights()),
