@@ -869,10 +869,16 @@ fn a_variant_change_starts_its_game_and_its_notation() {
     hub.send("set-param name=variant value=brazilian");
     hub.send("pos pos=Weeeeeeeeeeeeeeeeebeeeeeebeee Wee");
     let line = hub.recv();
-    assert!(line.starts_with("error message=\"pos:"), "a malformed string: {line}");
+    assert!(
+        line.starts_with("error message=\"pos:"),
+        "a malformed string: {line}"
+    );
     hub.send("pos pos=WeeeeeeeeeeeeeeeeebeeeeeebeeeWeee");
     hub.send("go think");
     let done = hub.done();
-    assert!(done.starts_with("done move=a1x") && done.contains("xd4xb2"), "{done}");
+    assert!(
+        done.starts_with("done move=a1x") && done.contains("xd4xb2"),
+        "{done}"
+    );
     hub.close_cleanly();
 }

@@ -104,7 +104,11 @@ fn check_federation_read(read: &PdnRead) {
     let w9 = warnings_of(read, 9);
     assert!(w9[0].contains("the first in move-list order"), "{w9:?}");
     // 11: an English game (GameType 21), read in English checkers' rules.
-    let english = read.games.iter().find(|g| g.number == 11).map(|g| g.replay.start());
+    let english = read
+        .games
+        .iter()
+        .find(|g| g.number == 11)
+        .map(|g| g.replay.start());
     assert_eq!(english, Some(Position::start_of(Variant::English)));
     // Skipped: an illegal move, a comment never closed.
     let skipped: Vec<String> = read

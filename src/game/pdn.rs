@@ -1115,7 +1115,7 @@ fn is_dark_algebraic(s: &str) -> bool {
             let file = file.to_ascii_lowercase();
             (b'a'..=b'h').contains(&file)
                 && (b'1'..=b'8').contains(&rank)
-                && (file - b'a' + rank - b'1') % 2 == 0
+                && (file - b'a' + rank - b'1').is_multiple_of(2)
         }
         _ => false,
     }
