@@ -370,7 +370,7 @@ impl ShownGame {
     /// `choice` + 1 of the file, or the only game. A file of several games without a
     /// choice, or whose reading found faults, gives the list to choose from with the
     /// warnings (a faulty game is repaired where its meaning is certain, else skipped:
-    /// see [`read_recovering`]). The main line is replayed by the rules and its last
+    /// see [`read_recovering_in`]). The main line is replayed by the rules and its last
     /// ply shown; variations are kept as far as their moves are legal.
     /// Games are read in `variant` (a game without GameType is of it); a game of
     /// another variant is refused by name, as the board and its engine play `variant`.
