@@ -466,11 +466,20 @@ fn pdn_files_from_other_programs_load() {
 #[test]
 fn other_game_types_are_skipped_in_one_line() {
     let dir = scratch("gametype");
+    let international = dir.join("international.pdn");
+    std::fs::write(&international, "[GameType \"20\"]\n\n1. 32-28 19-23 *\n").unwrap();
+    rejects(
+        &["analyse", international.to_str().unwrap()],
+        "GameType 20 is international draughts, which Damiera does not play \
+         (it plays 21 English, 22 Italian, 25 Russian, 26 Brazilian)",
+        &[],
+    );
+    // An English game is read as English: its moves are checked by English rules.
     let english = dir.join("english.pdn");
     std::fs::write(&english, "[GameType \"21\"]\n\n1. 22-18 11-15 *\n").unwrap();
     rejects(
         &["analyse", english.to_str().unwrap()],
-        "GameType 21 is English draughts, not Italian",
+        "move 1 (Black) `22-18`: illegal move",
         &[],
     );
     // A game of another type among Italian ones is skipped: exit status 3.
@@ -484,7 +493,7 @@ fn other_game_types_are_skipped_in_one_line() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("skipped: GameType 20 is international draughts, not Italian"),
+        err.contains("skipped: GameType 20 is international draughts, which Damiera does not play"),
         "{err}"
     );
     assert!(err.contains("1 game read (0 repaired), 1 skipped"), "{err}");

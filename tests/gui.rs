@@ -730,6 +730,7 @@ fn in_process(workers: usize) -> String {
         command: vec!["/nonexistent/engine".into()],
         options: vec![],
         if_declared: vec![],
+        variant: damiera::board::Variant::Italian,
     };
     let mut config = Config::new("127.0.0.1", 0, engine);
     config.workers = workers;

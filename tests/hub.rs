@@ -502,7 +502,7 @@ fn malformed_lines_get_errors_and_change_nothing() {
         "set-param name=threads value=65",
         "set-param name=tt-size value=huge",
         "set-param name=ponder value=maybe",
-        "set-param name=variant value=brazilian",
+        "set-param name=variant value=international",
         "set-param name=style value=turbo",
         "set-param name=bogus value=1",
         "set-param value=1",
@@ -846,6 +846,39 @@ fn measure_clock_use() {
         spent[1],
         clocks[0],
         clocks[1]
+    );
+    hub.close_cleanly();
+}
+
+#[test]
+fn a_variant_change_starts_its_game_and_its_notation() {
+    let mut hub = Hub::start();
+    hub.send("pos start moves=\"22-19\"");
+    hub.send("set-param name=variant value=english");
+    hub.send("level depth=1");
+    hub.send("go think");
+    // English checkers from its start: Black moves first, from 9-12.
+    let done = hub.done();
+    let from = done
+        .strip_prefix("done move=")
+        .and_then(|m| m.split('-').next())
+        .and_then(|n| n.parse::<u8>().ok());
+    assert!(from.is_some_and(|n| (9..=12).contains(&n)), "{done}");
+    // Brazilian, a position string in its numbering (b8 = 1 ... g1 = 32): a White king
+    // on a1 (29) must take b2 (25) and d4 (18), the most pieces.
+    hub.send("set-param name=variant value=brazilian");
+    hub.send("pos pos=Weeeeeeeeeeeeeeeeebeeeeeebeee Wee");
+    let line = hub.recv();
+    assert!(
+        line.starts_with("error message=\"pos:"),
+        "a malformed string: {line}"
+    );
+    hub.send("pos pos=WeeeeeeeeeeeeeeeeebeeeeeebeeeWeee");
+    hub.send("go think");
+    let done = hub.done();
+    assert!(
+        done.starts_with("done move=a1x") && done.contains("xd4xb2"),
+        "{done}"
     );
     hub.close_cleanly();
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-use damiera::board::{Color, Position};
+use damiera::board::{Color, Position, Variant};
 use damiera::game::pdn::{Fix, PdnGame, PdnMove, write_pdn};
 use damiera::game::pdn_file::{PdnRead, read_recovering};
 use damiera::movegen::{legal_moves, path_text};
@@ -39,12 +39,12 @@ fn check_federation_read(read: &PdnRead) {
     let numbers: Vec<usize> = read.games.iter().map(|g| g.number).collect();
     assert_eq!(
         numbers,
-        [1, 2, 3, 4, 5, 6, 8, 9, 12],
+        [1, 2, 3, 4, 5, 6, 8, 9, 11, 12],
         "{:#?}",
         read.warnings
     );
-    assert_eq!((read.repaired, read.skipped), (5, 3));
-    assert_eq!(read.summary(), "9 games read (5 repaired), 3 skipped");
+    assert_eq!((read.repaired, read.skipped), (5, 2));
+    assert_eq!(read.summary(), "10 games read (5 repaired), 2 skipped");
     // Every game read replays whole.
     for g in &read.games {
         assert_eq!(
@@ -103,17 +103,23 @@ fn check_federation_read(read: &PdnRead) {
     assert_eq!(game(read, 9).moves[0].text, "3x10x17x26");
     let w9 = warnings_of(read, 9);
     assert!(w9[0].contains("the first in move-list order"), "{w9:?}");
-    // Skipped: an illegal move, a comment never closed, another game type.
+    // 11: an English game (GameType 21), read in English checkers' rules.
+    let english = read
+        .games
+        .iter()
+        .find(|g| g.number == 11)
+        .map(|g| g.replay.start());
+    assert_eq!(english, Some(Position::start_of(Variant::English)));
+    // Skipped: an illegal move, a comment never closed.
     let skipped: Vec<String> = read
         .warnings
         .iter()
         .filter(|w| w.fix == Fix::Skipped)
         .map(|w| w.to_string())
         .collect();
-    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
     assert!(skipped[0].starts_with("game 7, line 67: skipped: move 3 (White) `21-16`: illegal"));
     assert!(skipped[1].starts_with("game 10, line 98: skipped: unterminated comment `{"));
-    assert!(skipped[2].starts_with("game 11, line 104: skipped: GameType 21 is English"));
 }
 
 #[test]
@@ -143,7 +149,7 @@ fn analyse_reads_every_good_game_and_says_what_it_skipped() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     let name = data_file().display().to_string();
     assert!(
-        stderr.contains(&format!("{name}: 9 games read (5 repaired), 3 skipped")),
+        stderr.contains(&format!("{name}: 10 games read (5 repaired), 2 skipped")),
         "{stderr}"
     );
     assert!(
@@ -155,7 +161,7 @@ fn analyse_reads_every_good_game_and_says_what_it_skipped() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
         .filter_map(|v| v["game"].as_u64())
         .collect();
-    assert_eq!(numbers, BTreeSet::from([1, 2, 3, 4, 5, 6, 8, 9, 12]));
+    assert_eq!(numbers, BTreeSet::from([1, 2, 3, 4, 5, 6, 8, 9, 11, 12]));
     // A file without faults: exit status 0.
     let good = "[Event \"x\"]\n1. 22-18 11-15 *\n";
     let dir = std::env::temp_dir().join(format!("damiera-pdn-recovery-{}", std::process::id()));

@@ -50,7 +50,7 @@ fn as_selfplay(v: Verdict) -> Option<u8> {
 impl Fronts {
     fn new(start: Position, rules: DrawRules) -> Fronts {
         let mut params = Params {
-            draw_moves: rules.quiet_moves.unwrap_or(0),
+            draw_moves: Some(rules.quiet_moves.unwrap_or(0)),
             ..Params::default()
         };
         params.engine.tt_mib = 1;
@@ -300,6 +300,7 @@ fn random_games_reach_every_ending() {
                 Verdict::Win(..) => "win",
                 Verdict::Draw(DrawReason::Repetition { .. }) => "repetition",
                 Verdict::Draw(DrawReason::QuietMoves { .. }) => "move limit",
+                Verdict::Draw(DrawReason::Ending { .. }) => "ending (not Italian)",
             });
         }
     }

@@ -9,11 +9,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::board::{Move, Position};
+use crate::board::{Move, Position, Variant};
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker, load_databases};
 use crate::game::pdn::{Fix, PdnGame, write_pdn};
-use crate::game::pdn_file::{decode, read_recovering};
+use crate::game::pdn_file::{decode, read_recovering_in};
 use crate::game::{DrawRules, Game};
 use crate::movegen::{legal_moves, path_text};
 use crate::search::SearchResult;
@@ -22,7 +22,7 @@ use crate::search::score::{database_plies, in_men, plies_to_end};
 
 use super::output::TempFile;
 use super::plot::{Target, svg};
-use super::{CliError, Reading, pdn_report};
+use super::{CliError, Reading, VariantArg, pdn_report, variant_rules};
 use crate::review::annotate::{annotate, annotator};
 use crate::review::{Marks, PlyVerdict, played_score_from_lines};
 
@@ -31,6 +31,10 @@ use crate::review::{Marks, PlyVerdict, played_score_from_lines};
 pub struct AnalyseArgs {
     /// Input file: FEN (or Hub) positions one a line, or PDN games; stdin when omitted or `-`.
     pub input: Option<PathBuf>,
+    /// The variant of FEN lines and of PDN games without a GameType tag (a game's
+    /// GameType picks its own).
+    #[command(flatten)]
+    pub variant: VariantArg,
     /// Search depth per position (the default when no limit is given: 10).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
@@ -72,9 +76,10 @@ pub struct AnalyseArgs {
     #[arg(long)]
     pub eval_file: Option<String>,
     /// Moves per side without a capture or a man move that draw (0: no limit); the
-    /// search scores lines reaching the limit as draws, counting a game's moves too.
-    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    pub draw_moves: u32,
+    /// search scores lines reaching the limit as draws, counting a game's moves too
+    /// [default: the variant's rule: 40 Italian and English, 15 Russian, 25 Brazilian].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub draw_moves: Option<u32>,
 }
 
 /// Parses a loss threshold in men (a number ≥ 0) for clap.
@@ -165,14 +170,14 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
     let is_pdn = looks_like_pdn(&text);
     check_args(args, is_pdn)?;
     let (games, reading, report) = if is_pdn {
-        read_games(args.input.as_ref(), &bytes, rules(args))?
+        read_games(args.input.as_ref(), &bytes, args)?
     } else {
         (Vec::new(), Reading::Complete, Vec::new())
     };
     let jobs = if is_pdn {
         pdn_jobs(&games)
     } else {
-        fen_jobs(&text, rules(args))?
+        fen_jobs(&text, args.variant.variant, rules(args))?
     };
     // Open the output files before the long part, so that a bad path fails at once.
     let annotated = args.annotate.as_deref().map(TempFile::create).transpose()?;
@@ -205,7 +210,12 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         let pdn_games: Vec<PdnGame> = games
             .iter()
             .zip(&verdicts)
-            .map(|(g, v)| annotate(&g.pdn, v, marks, &annotator(&budget(&limits))))
+            .map(|(g, v)| {
+                let mut pdn = annotate(&g.pdn, v, marks, &annotator(&budget(&limits)));
+                let game_type = g.replay.start().variant().game_type().to_string();
+                pdn.set_tag("GameType", &game_type);
+                pdn
+            })
             .collect();
         file.write_all(write_pdn(&pdn_games).as_bytes())?;
         file.commit()?;
@@ -270,16 +280,16 @@ struct ReadGame {
     replay: Game,
 }
 
-/// The games of a PDN file's bytes (any encoding other programs write; GameType 22 or
-/// none) that can be read, each replayed under `rules`, and the lines for stderr (the
-/// warnings and the summary). A file of which no game can be read is a one-line error
+/// The games of a PDN file's bytes (any encoding other programs write; a game without
+/// GameType is of `--variant`) that can be read, each replayed under its variant's
+/// rules and `--draw-moves`, and the lines for stderr (the warnings and the summary). A file of which no game can be read is a one-line error
 /// naming the first fault.
 fn read_games(
     path: Option<&PathBuf>,
     bytes: &[u8],
-    rules: DrawRules,
+    args: &AnalyseArgs,
 ) -> Result<(Vec<ReadGame>, Reading, Vec<String>), CliError> {
-    let read = read_recovering(bytes);
+    let read = read_recovering_in(bytes, args.variant.variant);
     let name = match path {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "stdin".to_string(),
@@ -299,7 +309,7 @@ fn read_games(
         .into_iter()
         .map(|g| {
             let mut replay = g.replay;
-            replay.set_rules(rules);
+            replay.set_rules(variant_rules(replay.start().variant(), args.draw_moves));
             ReadGame {
                 number: g.number,
                 pdn: g.pdn,
@@ -333,14 +343,14 @@ fn looks_like_pdn(text: &str) -> bool {
         .any(|l| l.starts_with('[') || l.starts_with("1."))
 }
 
-fn fen_jobs(text: &str, rules: DrawRules) -> Result<Vec<Task>, CliError> {
+fn fen_jobs(text: &str, variant: Variant, rules: DrawRules) -> Result<Vec<Task>, CliError> {
     text.as_bytes()
         .lines()
         .map_while(Result::ok)
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(i, l)| {
-            Position::parse(&l)
+            Position::parse_in(variant, &l)
                 .map(|position| Task {
                     game: Game::with_rules(position, rules),
                     played: None,
@@ -366,9 +376,9 @@ fn pdn_jobs(games: &[ReadGame]) -> Vec<Task> {
     jobs
 }
 
-/// The draw rules of `--draw-moves`.
+/// The draw rules of `--variant` and `--draw-moves`.
 fn rules(args: &AnalyseArgs) -> DrawRules {
-    DrawRules::default().with_quiet_moves(args.draw_moves)
+    variant_rules(args.variant.variant, args.draw_moves)
 }
 
 fn limits(args: &AnalyseArgs) -> Limits {

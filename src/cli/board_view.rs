@@ -1,6 +1,6 @@
 //! A text board for people: the pieces on the left (`w`/`b` men, `W`/`B` kings, empty
-//! dark squares show their number) and a key of every square number on the right, seen
-//! from either side, within 80 columns.
+//! dark squares show their name in the position's variant) and a key of every square
+//! name on the right, seen from either side, within 80 columns.
 //!
 //! ```text
 //!     +--------------------------------+   +------------------------+
@@ -26,10 +26,10 @@ pub fn render(pos: &Position, bottom: Color) -> String {
     let mut text = format!("{border}\n");
     for screen_row in 0..8u8 {
         let board: String = (0..8u8)
-            .map(|c| cell(pos, square_at(screen_row, c, bottom)))
+            .map(|c| cell(pos, square_at(pos, screen_row, c, bottom)))
             .collect();
         let key: String = (0..8u8)
-            .map(|c| key_cell(square_at(screen_row, c, bottom)))
+            .map(|c| key_cell(pos, square_at(pos, screen_row, c, bottom)))
             .collect();
         text.push_str(&format!("    |{board}|   |{key}|\n"));
     }
@@ -38,11 +38,13 @@ pub fn render(pos: &Position, bottom: Color) -> String {
     text
 }
 
-/// The square shown at a screen row and column, if it is a dark square.
-fn square_at(screen_row: u8, screen_col: u8, bottom: Color) -> Option<Square> {
+/// The square shown at a screen row and column, if it is a dark square of the
+/// position's variant's board.
+fn square_at(pos: &Position, screen_row: u8, screen_col: u8, bottom: Color) -> Option<Square> {
+    let variant = pos.variant();
     match bottom {
-        Color::White => Square::from_row_col(screen_row, screen_col),
-        Color::Black => Square::from_row_col(7 - screen_row, 7 - screen_col),
+        Color::White => variant.square_at(screen_row, screen_col),
+        Color::Black => variant.square_at(7 - screen_row, 7 - screen_col),
     }
 }
 
@@ -53,15 +55,15 @@ fn cell(pos: &Position, sq: Option<Square>) -> String {
         None => String::new(),
         Some(sq) => match pos.piece_at(sq) {
             Some(p) => piece_char(p).to_string(),
-            None => sq.number().to_string(),
+            None => pos.variant().square_name(sq),
         },
     };
     format!("{body:>w$} ", w = CELL - 1)
 }
 
 /// One square of the number key.
-fn key_cell(sq: Option<Square>) -> String {
-    let body = sq.map(|s| s.number().to_string()).unwrap_or_default();
+fn key_cell(pos: &Position, sq: Option<Square>) -> String {
+    let body = sq.map(|s| pos.variant().square_name(s)).unwrap_or_default();
     format!("{body:>w$} ", w = KEY_CELL - 1)
 }
 

@@ -11,6 +11,10 @@ use crate::protocol::client::{EngineSpec, split_command};
 /// Options of `damiera gui`.
 #[derive(Args, Debug)]
 pub struct GuiArgs {
+    /// The game the board and its engine play (the engine is told `set-param
+    /// name=variant`).
+    #[command(flatten)]
+    pub variant: super::VariantArg,
     /// Port to listen on (default: a free port).
     #[arg(long)]
     pub port: Option<u16>,
@@ -64,6 +68,7 @@ fn engine_spec(args: &GuiArgs) -> Result<EngineSpec, CliError> {
     });
     Ok(EngineSpec {
         if_declared: Vec::new(),
+        variant: args.variant.variant,
         name,
         command,
         options: Vec::new(),

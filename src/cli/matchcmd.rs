@@ -9,9 +9,10 @@ use std::time::Duration;
 use clap::{ArgAction, Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::VariantArg;
+use crate::board::{Position, Variant};
 use crate::clock::{Limits, TimeControl};
-use crate::game::DrawRules;
-use crate::game::openings::{BALLOTS_NAME, load_openings_read};
+use crate::game::openings::{BALLOTS_NAME, load_openings_in};
 use crate::matchrun::game::{Adjudication, GameRecord, GameSettings, HANDSHAKE_TIMEOUT};
 use crate::matchrun::results::{self, GameResult, ResultsFile, RunKey, outcome_name};
 use crate::matchrun::runner::{MatchConfig, MatchReport, run_match, shuffle, today};
@@ -22,12 +23,13 @@ use crate::shard::Shard;
 const AFTER_HELP: &str = "\
 Results are from the first engine's point of view. PDN results are written as 1-0,
 0-1 and 1/2-1/2 (not the Italian 2-0, 1-1, 0-2) for compatibility with other tools;
-GameType is 22 (Italian draughts, PDN 3.0 game type table).
+GameType is the variant's (PDN 3.0 game type table): 22 Italian, 21 English, 25
+Russian, 26 Brazilian. Both engines are told the variant (set-param variant).
 
-Draw rules: the FID rules summary names threefold repetition of a position
-(--draw-repetition 3). The move limit is the one tournament referees and every
-front end of Damiera apply (the FID's texts name only the repetition): --draw-moves
-40 moves per side without a capture or a man move by default; 0 disables it.
+Draw rules: each variant's federation rules (see the README): threefold repetition
+(--draw-repetition 3) and the move limit, --draw-moves N moves per side without a
+capture or a man move (default: 40 Italian and English, 15 Russian, 25 Brazilian;
+0 disables it), and for Russian and Brazilian their rules for small endings.
 
 An engine that sends an illegal move, crashes, answers late or prints a malformed
 line loses the game (PDN Termination tag says why) and is restarted.";
@@ -41,6 +43,9 @@ pub struct MatchArgs {
     /// `merge`: add up the results files of a run's slices.
     #[command(subcommand)]
     pub action: Option<MatchAction>,
+    /// The game both engines play.
+    #[command(flatten)]
+    pub variant: VariantArg,
     /// An engine: cmd=<command> [name=<name>] [option.<param>=<value>]..., as separate
     /// words (--engine cmd=./damiera name=A option.threads=2) or as one quoted argument
     /// split on blanks with '...' or "..." grouping (--engine "cmd='python3 e.py' name=B").
@@ -49,7 +54,8 @@ pub struct MatchArgs {
     pub engine: Vec<String>,
     /// Start positions: one FEN (or Hub string) a line, or a .pdn file whose games
     /// (FEN tag plus moves) give them; `builtin:3ply` for every distinct position after
-    /// 3 plies. Default (`builtin:ballots`): the 2,400 11-man ballots shipped with Damiera.
+    /// 3 plies. Default (`builtin:ballots`): the 2,400 11-man ballots shipped with Damiera
+    /// (Italian only; the other variants start from their start position by default).
     #[arg(long)]
     pub openings: Option<String>,
     /// Total number of games (each opening is played twice, colours reversed).
@@ -90,9 +96,10 @@ pub struct MatchArgs {
     /// Draw when the same position, same side to move, occurs N times (0 = off).
     #[arg(long, default_value_t = 3)]
     pub draw_repetition: u32,
-    /// Draw after N moves per side without a capture or a man move (0 = off).
-    #[arg(long, default_value_t = 40)]
-    pub draw_moves: u32,
+    /// Draw after N moves per side without a capture or a man move (0 = off) [default:
+    /// the variant's rule: 40 Italian and English, 15 Russian, 25 Brazilian].
+    #[arg(long)]
+    pub draw_moves: Option<u32>,
     /// Draw after N moves per side in all (0 = off).
     #[arg(long, default_value_t = 300)]
     pub max_moves: u32,
@@ -220,6 +227,7 @@ pub fn parse_engine(words: &[String], index: usize) -> Result<EngineSpec, String
         command: Vec::new(),
         options: Vec::new(),
         if_declared: Vec::new(),
+        variant: crate::board::Variant::Italian,
     };
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
@@ -284,9 +292,15 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         b.name.push_str("-2");
     }
     // Engines that know the move limit search under the runner's (`draw-moves`).
+    let moves = settings
+        .adjudication
+        .rules
+        .quiet_moves
+        .unwrap_or(0)
+        .to_string();
     for spec in [&mut a, &mut b] {
-        let moves = args.draw_moves.to_string();
-        spec.if_declared.push(("draw-moves".into(), moves));
+        spec.variant = args.variant.variant;
+        spec.if_declared.push(("draw-moves".into(), moves.clone()));
     }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let mut openings = openings(args)?;
@@ -310,10 +324,17 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     })
 }
 
-/// The openings; a PDN file's warnings and summary go to stderr.
-fn openings(args: &MatchArgs) -> Result<Vec<crate::board::Position>, String> {
-    let name = args.openings.as_deref().unwrap_or(BALLOTS_NAME);
-    let (openings, read) = load_openings_read(name).map_err(|e| format!("--openings {e}"))?;
+/// The openings (by default the ballots in Italian, the start position in the other
+/// variants); a PDN file's warnings and summary go to stderr.
+fn openings(args: &MatchArgs) -> Result<Vec<Position>, String> {
+    let variant = args.variant.variant;
+    let name = match args.openings.as_deref() {
+        Some(name) => name,
+        None if variant == Variant::Italian => BALLOTS_NAME,
+        None => return Ok(vec![Position::start_of(variant)]),
+    };
+    let (openings, read) =
+        load_openings_in(name, variant).map_err(|e| format!("--openings {e}"))?;
     if let Some(read) = read {
         super::report_pdn(name, &read);
     }
@@ -331,7 +352,8 @@ fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
         None if limits == Limits::default() => Some(TimeControl::new(10.0, 0.1)),
         tc => tc.map(|(base, inc)| TimeControl::new(base, inc)),
     };
-    let rules = DrawRules::from_counts(args.draw_repetition, args.draw_moves)
+    let rules = super::variant_rules(args.variant.variant, args.draw_moves)
+        .with_repetitions(args.draw_repetition)
         .map_err(|e| format!("--draw-repetition: {e}"))?;
     Ok(GameSettings {
         time_control,
@@ -551,6 +573,7 @@ mod tests {
             command: vec!["python3".into(), "a b.py".into(), "-x".into()],
             options: vec![("threads".into(), "2".into())],
             if_declared: Vec::new(),
+            variant: crate::board::Variant::Italian,
         };
         assert_eq!(spec, Ok(expected.clone()));
         // The same as separate shell words, after `--engine cmd=... name=... option...`.

@@ -111,6 +111,13 @@ impl VariantArg {
     }
 }
 
+/// The draw rules of `variant` ([`crate::game::DrawRules::for_variant`]) with a
+/// `--draw-moves` count if one was given.
+pub fn variant_rules(variant: Variant, draw_moves: Option<u32>) -> crate::game::DrawRules {
+    let rules = crate::game::DrawRules::for_variant(variant);
+    draw_moves.map_or(rules, |moves| rules.with_quiet_moves(moves))
+}
+
 /// The exit status of `analyse` and `tune` when they did their work but left out PDN
 /// games they could not read (each named on stderr; `match --openings` names them too).
 pub const GAMES_SKIPPED: u8 = 3;

@@ -1,5 +1,6 @@
-//! `damiera play [--color white|black] [--time S] [--fen F]`: a person plays the engine in
-//! a terminal. [`ConsoleGame`] is the whole game as a state machine driven by text lines,
+//! `damiera play [--variant V] [--color white|black] [--time S] [--fen F]`: a person
+//! plays the engine in a terminal, resigns or offers a draw ([`crate::engine::accepts_draw`]
+//! decides). [`ConsoleGame`] is the whole game as a state machine driven by text lines,
 //! so tests feed it strings; [`run`] connects it to stdin and stdout.
 
 use std::io::{BufRead, Write};
@@ -7,12 +8,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use super::board_view;
-use crate::board::{Color, Move, Position};
+use super::{VariantArg, board_view};
+use crate::board::{Color, Move, Position, Variant};
 use crate::clock::Limits;
-use crate::engine::{EngineOptions, Thinker, load_databases};
+use crate::engine::{EngineOptions, Thinker, answer_draw_offer, load_databases};
 use crate::game::{DrawRules, Game, Verdict};
-use crate::movegen::{legal_moves, line_words, parse_move, path_text, sort_moves};
+use crate::movegen::{legal_moves, line_words, parse_move, path_text, sort_moves_in};
 use crate::search::eval::EvalFile;
 use crate::search::score;
 use crate::search::{RootLine, SearchInfo, SearchResult};
@@ -53,15 +54,19 @@ impl HumanSide {
 /// Arguments of `play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    /// The game played.
+    #[command(flatten)]
+    pub variant: VariantArg,
     /// Your side.
     #[arg(long, value_enum, default_value = "white")]
     pub color: HumanSide,
     /// Seconds the engine thinks per move.
     #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
     pub time: f64,
-    /// Starting position (PDN FEN or Hub position string); the initial position by default.
-    #[arg(long, value_parser = super::parse_position)]
-    pub fen: Option<Position>,
+    /// Starting position (PDN FEN or Hub position string, in the variant's notation); the
+    /// variant's initial position by default.
+    #[arg(long)]
+    pub fen: Option<String>,
     /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
     #[arg(long)]
     pub egdb_path: Option<std::path::PathBuf>,
@@ -71,9 +76,10 @@ pub struct PlayArgs {
     /// Weights file for the pattern evaluation (default: the built-in one).
     #[arg(long)]
     pub eval_file: Option<String>,
-    /// Moves per side without a capture or a man move that draw the game (0: no limit).
-    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    pub draw_moves: u32,
+    /// Moves per side without a capture or a man move that draw the game (0: no limit)
+    /// [default: the variant's rule: 40 Italian and English, 15 Russian, 25 Brazilian].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub draw_moves: Option<u32>,
 }
 
 /// Parses a thinking time in seconds: a number above 0 and at most an hour.
@@ -120,9 +126,20 @@ pub enum Flow {
     Quit,
 }
 
+/// A game ended by the players rather than by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreed {
+    /// This side resigned.
+    Resigned(Color),
+    /// A draw offer was accepted.
+    Draw,
+}
+
 /// A game between a person and the engine, driven by text lines.
 pub struct ConsoleGame {
     game: Game,
+    /// A resignation or an accepted draw offer, which ends the game at this ply.
+    agreed: Option<Agreed>,
     /// The person's side; `None`: both (the engine moves only on `go`).
     human: Option<Color>,
     flipped: bool,
@@ -142,6 +159,7 @@ impl ConsoleGame {
     ) -> ConsoleGame {
         ConsoleGame {
             game: Game::new(start),
+            agreed: None,
             human,
             flipped: false,
             think,
@@ -178,9 +196,20 @@ impl ConsoleGame {
         self.human
     }
 
+    /// The resignation or agreed draw that ended the game, if any.
+    pub fn agreed(&self) -> Option<Agreed> {
+        self.agreed
+    }
+
     /// Greets the person, shows the board and lets the engine move if it starts.
     pub fn begin(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        writeln!(out, "Damiera - Italian draughts (FID rules, 8x8).")?;
+        let variant = self.game.start().variant();
+        writeln!(
+            out,
+            "Damiera - {} ({}, 8x8).",
+            variant.title(),
+            rules_name(variant)
+        )?;
         match self.human {
             Some(human) => writeln!(
                 out,
@@ -195,10 +224,11 @@ impl ConsoleGame {
                 self.think.describe()
             )?,
         }
+        let (quiet, capture, short) = examples(variant);
         writeln!(
             out,
-            "Type a move as its squares: 22-19, or 29x22x15 for a capture (every landing\n\
-             square; 29x15 is enough when only one capture fits). Type 'help' for commands."
+            "Type a move as its squares: {quiet}, or {capture} for a capture (every landing\n\
+             square; {short} is enough when only one capture fits). Type 'help' for commands."
         )?;
         self.after_change(out)
     }
@@ -226,7 +256,9 @@ impl ConsoleGame {
             "time" => self.set_time(rest, out)?,
             "go" => self.go(out)?,
             "analyse" | "analyze" | "hint" => self.hint(out)?,
-            _ if word.starts_with(|c: char| c.is_ascii_digit()) => self.human_move(line, out)?,
+            "resign" => self.resign(out)?,
+            "draw" => self.offer_draw(out)?,
+            _ if looks_like_move(word) => self.human_move(line, out)?,
             _ => {
                 writeln!(
                     out,
@@ -263,7 +295,7 @@ impl ConsoleGame {
     }
 
     fn new_game(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        self.reset(Position::start());
+        self.reset(Position::start_of(self.game.start().variant()));
         writeln!(out, "New game. You play {}.", self.human_sides())?;
         self.after_change(out)
     }
@@ -278,7 +310,7 @@ impl ConsoleGame {
             writeln!(out, "Position: {}", self.position().to_fen())?;
             return self.prompt(out);
         }
-        match Position::parse(text) {
+        match Position::parse_in(self.game.start().variant(), text) {
             Ok(pos) => {
                 self.reset(pos);
                 writeln!(out, "Position set. You play {}.", self.human_sides())?;
@@ -293,7 +325,50 @@ impl ConsoleGame {
 
     fn reset(&mut self, pos: Position) {
         self.game = Game::with_rules(pos, self.game.rules());
+        self.agreed = None;
         self.engine.new_game();
+    }
+
+    /// Whether the game is over: by the rules, a resignation or an agreed draw.
+    fn is_over(&self) -> bool {
+        self.agreed.is_some() || self.game.verdict().is_over()
+    }
+
+    /// The person resigns (playing both sides: the side to move resigns).
+    fn resign(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        if self.is_over() {
+            self.announce(out)?;
+            return self.prompt(out);
+        }
+        let side = self.human.unwrap_or(self.position().side_to_move());
+        self.agreed = Some(Agreed::Resigned(side));
+        self.announce(out)?;
+        self.prompt(out)
+    }
+
+    /// The person offers a draw; the engine searches the position and accepts when its
+    /// own score says the game is level or worse for it.
+    fn offer_draw(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        if self.is_over() {
+            self.announce(out)?;
+            return self.prompt(out);
+        }
+        let side = self.position().side_to_move();
+        let engine_side = self.human.map_or(side.opponent(), Color::opponent);
+        let limits = self.think.limits();
+        let answer = answer_draw_offer(&self.engine, &self.game, &limits, engine_side);
+        let view = score::text(answer.score);
+        if answer.accepted {
+            self.agreed = Some(Agreed::Draw);
+            writeln!(out, "Damiera accepts the draw (its score {view}).")?;
+            self.announce(out)?;
+        } else {
+            writeln!(
+                out,
+                "Damiera declines the draw (its score {view}); play on."
+            )?;
+        }
+        self.prompt(out)
     }
 
     fn set_time(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
@@ -324,6 +399,7 @@ impl ConsoleGame {
             return self.prompt(out);
         }
         self.game.truncate(self.game.plies() - count);
+        self.agreed = None;
         writeln!(out, "Took back {count} move(s).")?;
         self.show(out)
     }
@@ -331,9 +407,8 @@ impl ConsoleGame {
     /// The engine takes the side to move; the person the other side (or, playing both
     /// sides, the engine makes this one move).
     fn go(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let verdict = self.game.verdict();
-        if verdict.is_over() {
-            self.announce(verdict, out)?;
+        if self.is_over() {
+            self.announce(out)?;
             return self.prompt(out);
         }
         let engine = self.position().side_to_move();
@@ -357,9 +432,8 @@ impl ConsoleGame {
     }
 
     fn hint(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let verdict = self.game.verdict();
-        if verdict.is_over() {
-            self.announce(verdict, out)?;
+        if self.is_over() {
+            self.announce(out)?;
             return self.prompt(out);
         }
         let pos = self.position();
@@ -382,9 +456,8 @@ impl ConsoleGame {
     }
 
     fn human_move(&mut self, text: &str, out: &mut impl Write) -> std::io::Result<()> {
-        let verdict = self.game.verdict();
-        if verdict.is_over() {
-            self.announce(verdict, out)?;
+        if self.is_over() {
+            self.announce(out)?;
             writeln!(out, "Type 'new', 'undo' or 'fen <position>' to go on.")?;
             return self.prompt(out);
         }
@@ -421,7 +494,7 @@ impl ConsoleGame {
     /// After the position changed: the engine replies while it is its turn, then the board
     /// and the prompt (or the result) are shown.
     fn after_change(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        if !self.game.verdict().is_over() && self.is_engine_turn() {
+        if !self.is_over() && self.is_engine_turn() {
             self.show_board(out)?;
             self.engine_move(out)?;
         }
@@ -477,7 +550,26 @@ impl ConsoleGame {
         Ok(result)
     }
 
-    fn announce(&self, verdict: Verdict, out: &mut impl Write) -> std::io::Result<()> {
+    fn announce(&self, out: &mut impl Write) -> std::io::Result<()> {
+        match self.agreed {
+            Some(Agreed::Resigned(side)) => {
+                let winner = side.opponent();
+                let who = match self.human {
+                    Some(h) if h == winner => " You win!",
+                    Some(_) => " Damiera wins.",
+                    None => "",
+                };
+                return writeln!(
+                    out,
+                    "Game over: {} resigns, {} wins.{who}",
+                    side.name(),
+                    winner.name()
+                );
+            }
+            Some(Agreed::Draw) => return writeln!(out, "Game over: draw agreed."),
+            None => {}
+        }
+        let verdict = self.game.verdict();
         match verdict {
             Verdict::Win(winner, _) => {
                 let who = match self.human {
@@ -517,9 +609,8 @@ impl ConsoleGame {
             )?;
         }
         let side = pos.side_to_move();
-        let verdict = self.game.verdict();
-        if verdict.is_over() {
-            self.announce(verdict, out)
+        if self.is_over() {
+            self.announce(out)
         } else if self.is_engine_turn() {
             writeln!(out, "{} (Damiera) to move.", side.name())
         } else {
@@ -547,7 +638,7 @@ impl ConsoleGame {
     }
 
     fn prompt(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let text = if self.game.verdict().is_over() {
+        let text = if self.is_over() {
             "Game over - new, undo, fen, help or quit"
         } else if self.is_engine_turn() {
             "Engine to move - type go"
@@ -586,6 +677,9 @@ Commands:
   go              the engine moves now for the side to move (you switch sides;
                   with --color both it just makes that move)
   hint, analyse   ask the engine for the best moves here (the top 3)
+  draw            offer a draw: the engine accepts when its search says the
+                  game is level or worse for it
+  resign          give up the game
   quit            leave";
 
 /// Prints the search's iterations, at most one per [`INFO_INTERVAL`] plus the last one.
@@ -679,8 +773,40 @@ fn ranked_line(pos: &Position, rank: usize, line: &RootLine) -> String {
 /// The legal moves in path form, sorted by their squares.
 fn sorted_move_texts(pos: &Position) -> Vec<String> {
     let mut moves = legal_moves(pos).to_vec();
-    sort_moves(&mut moves);
+    sort_moves_in(pos.variant(), &mut moves);
     moves.iter().map(|&m| path_text(pos, m)).collect()
+}
+
+/// Whether a typed word is a move rather than a command: it starts with a square, a
+/// number (`22-19`) or an algebraic name (`c3-d4`).
+fn looks_like_move(word: &str) -> bool {
+    let mut chars = word.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), _) if c.is_ascii_digit() => true,
+        (Some('a'..='h' | 'A'..='H'), Some(d)) => d.is_ascii_digit(),
+        _ => false,
+    }
+}
+
+/// The rules a variant's console game follows, for the greeting.
+fn rules_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Italian => "FID rules",
+        Variant::English => "WCDF rules",
+        Variant::Russian => "Russian federation rules",
+        Variant::Brazilian => "international rules",
+    }
+}
+
+/// A quiet move, a capture by its landing squares and a short capture, as the
+/// variant writes them, for the greeting.
+fn examples(variant: Variant) -> (&'static str, &'static str, &'static str) {
+    match variant {
+        Variant::Italian => ("22-19", "29x22x15", "29x15"),
+        Variant::English => ("11-15", "27x18x11", "27x11"),
+        Variant::Russian => ("c3-d4", "c3:e5:g7", "c3:g7"),
+        Variant::Brazilian => ("c3-d4", "c3xe5xg7", "c3xg7"),
+    }
 }
 
 fn capitalize(text: &str) -> String {
@@ -691,9 +817,11 @@ fn capitalize(text: &str) -> String {
     }
 }
 
-/// Plays a game on `input` and `out` until `quit` or the end of the input.
+/// Plays a game from `start` (the position of `--variant` and `--fen`) on `input` and
+/// `out` until `quit` or the end of the input.
 pub fn run(
     args: &PlayArgs,
+    start: Position,
     eval: &EvalFile,
     input: impl BufRead,
     out: &mut impl Write,
@@ -702,7 +830,6 @@ pub fn run(
         Some(d) => Think::Depth(d),
         None => Think::Time(args.time),
     };
-    let start = args.fen.unwrap_or_else(Position::start);
     let engine = Thinker::new(EngineOptions {
         tt_mib: TT_MIB,
         weights: std::sync::Arc::clone(eval.weights()),
@@ -710,7 +837,7 @@ pub fn run(
         ..EngineOptions::default()
     })
     .map_err(std::io::Error::other)?;
-    let rules = DrawRules::default().with_quiet_moves(args.draw_moves);
+    let rules = super::variant_rules(args.variant.variant, args.draw_moves);
     let mut game = ConsoleGame::new(start, args.color.color(), think, engine).with_rules(rules);
     game.begin(out)?;
     play_lines(&mut game, input, out)

@@ -33,6 +33,48 @@ pub fn load_databases(dir: Option<&std::path::Path>) -> Result<Option<Arc<Egdb>>
     crate::egdb::load(dir).map(|db| db.map(Arc::new))
 }
 
+/// The best score (hundredths of a man, from the engine's side) at which the engine
+/// still accepts a draw offer: a tenth of a man, the game level or worse for it. A
+/// score above it means the engine expects more than a draw and plays on.
+pub const DRAW_ACCEPT_MAX: i32 = 10;
+
+/// Whether the engine accepts a draw offer when its own search scores the game
+/// `own_score` (its side's view): level or worse for it (at most [`DRAW_ACCEPT_MAX`]).
+/// Every front end decides with this (the console's `draw`, the web board).
+pub const fn accepts_draw(own_score: i32) -> bool {
+    own_score <= DRAW_ACCEPT_MAX
+}
+
+/// The engine's answer to a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAnswer {
+    /// Whether it accepts.
+    pub accepted: bool,
+    /// Its search score of the game, from its own side.
+    pub score: i32,
+}
+
+/// Searches `game`'s position under `limits` and answers a draw offer made to the
+/// engine playing `engine_side` ([`accepts_draw`] of the score from its side).
+pub fn answer_draw_offer(
+    thinker: &Thinker,
+    game: &Game,
+    limits: &Limits,
+    engine_side: crate::board::Color,
+) -> DrawAnswer {
+    let result = thinker.think(game, limits, |_| {});
+    let mover = game.position().side_to_move();
+    let score = if mover == engine_side {
+        result.score
+    } else {
+        -result.score
+    };
+    DrawAnswer {
+        accepted: accepts_draw(score),
+        score,
+    }
+}
+
 /// What to search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoRequest {

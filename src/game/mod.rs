@@ -25,7 +25,7 @@ pub mod record;
 pub mod replay;
 mod rules;
 
-pub use rules::{DrawReason, DrawRules, Verdict, WinReason, repeats_in_search};
+pub use rules::{DrawReason, DrawRules, Endings, Verdict, WinReason, repeats_in_search};
 
 use crate::board::{Move, Position};
 use crate::movegen::{MoveError, is_irreversible, legal_moves, parse_move};
@@ -41,9 +41,10 @@ pub struct Game {
 }
 
 impl Game {
-    /// A game from `start` under the default rules (third occurrence, 40 moves each).
+    /// A game from `start` under the rules of its variant ([`DrawRules::for_variant`]:
+    /// for Italian the third occurrence and 40 moves each).
     pub fn new(start: Position) -> Game {
-        Game::with_rules(start, DrawRules::default())
+        Game::with_rules(start, DrawRules::for_variant(start.variant()))
     }
 
     /// A game from `start` under `rules`.
@@ -168,7 +169,7 @@ impl Game {
 
     /// The verdict at ply `ply` (0 = the start position), as if the game stopped there;
     /// a ply past the end is read as the end. In order: no legal move loses, then the
-    /// repetition, then the move limit.
+    /// repetition, then the move limit, then the variant's material rules.
     pub fn verdict_at(&self, ply: usize) -> Verdict {
         let ply = ply.min(self.moves.len());
         let pos = self.positions[ply];
@@ -186,12 +187,15 @@ impl Game {
                 return Verdict::Draw(DrawReason::Repetition { times });
             }
         }
-        match (self.rules.quiet_moves, self.rules.quiet_plies()) {
-            (Some(moves), Some(limit)) if run >= limit => {
-                Verdict::Draw(DrawReason::QuietMoves { moves })
-            }
-            _ => Verdict::Ongoing,
+        if let (Some(moves), Some(limit)) = (self.rules.quiet_moves, self.rules.quiet_plies())
+            && run >= limit
+        {
+            return Verdict::Draw(DrawReason::QuietMoves { moves });
         }
+        self.rules
+            .endings
+            .verdict(&self.positions[..=ply], &self.moves[..ply])
+            .map_or(Verdict::Ongoing, Verdict::Draw)
     }
 }
 

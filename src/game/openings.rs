@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use super::pdn_file::{PdnRead, decode, read_recovering};
-use crate::board::Position;
+use super::pdn_file::{PdnRead, decode, read_recovering_in};
+use crate::board::{Position, Variant};
 use crate::movegen::legal_moves;
 
 /// The 2,400 standard 11-man ballots, as shipped in `data/openings/` (source and
@@ -31,12 +31,37 @@ pub fn load_openings(name: &str) -> Result<Vec<Position>, String> {
 
 /// [`load_openings`], with the PDN reading of a PDN file (its warnings and summary).
 pub fn load_openings_read(name: &str) -> Result<(Vec<Position>, Option<PdnRead>), String> {
+    load_openings_in(name, Variant::Italian)
+}
+
+/// Openings of `variant` by name: the shipped ballots (Italian only: refused for the
+/// other variants), [`THREE_PLY_NAME`] from the variant's start, or a file read in the
+/// variant's notation (a PDN game without `GameType` is of `variant`); an opening of
+/// another variant (a PDN game's `GameType`) is refused by name.
+pub fn load_openings_in(
+    name: &str,
+    variant: Variant,
+) -> Result<(Vec<Position>, Option<PdnRead>), String> {
     match name {
-        BALLOTS_NAME => Ok((ballots(), None)),
-        THREE_PLY_NAME => Ok((default_openings(3), None)),
+        BALLOTS_NAME if variant == Variant::Italian => Ok((ballots(), None)),
+        BALLOTS_NAME => Err(format!(
+            "{name}: the shipped ballots are Italian openings, not {}",
+            variant.title()
+        )),
+        THREE_PLY_NAME => Ok((default_openings_in(variant, 3), None)),
         path => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            parse_openings_read(path, &bytes).map_err(|e| format!("{path}: {e}"))
+            let (openings, read) =
+                parse_openings_in(path, &bytes, variant).map_err(|e| format!("{path}: {e}"))?;
+            match openings.iter().position(|p| p.variant() != variant) {
+                Some(i) => Err(format!(
+                    "{path}: opening {} is a game of {}, not {}",
+                    i + 1,
+                    openings[i].variant().title(),
+                    variant.title()
+                )),
+                None => Ok((openings, read)),
+            }
         }
     }
 }
@@ -44,7 +69,12 @@ pub fn load_openings_read(name: &str) -> Result<(Vec<Position>, Option<PdnRead>)
 /// All distinct positions (by Zobrist key) after `plies` plies from the initial
 /// position, in move-generation order: the built-in opening set.
 pub fn default_openings(plies: u32) -> Vec<Position> {
-    let mut layer = vec![Position::start()];
+    default_openings_in(Variant::Italian, plies)
+}
+
+/// [`default_openings`] from `variant`'s start position.
+pub fn default_openings_in(variant: Variant, plies: u32) -> Vec<Position> {
+    let mut layer = vec![Position::start_of(variant)];
     for _ in 0..plies {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
@@ -76,14 +106,24 @@ pub fn parse_openings_read(
     name: &str,
     bytes: &[u8],
 ) -> Result<(Vec<Position>, Option<PdnRead>), String> {
+    parse_openings_in(name, bytes, Variant::Italian)
+}
+
+/// [`parse_openings_read`] in `variant`'s notation (the default variant of PDN games
+/// without `GameType`).
+pub fn parse_openings_in(
+    name: &str,
+    bytes: &[u8],
+    variant: Variant,
+) -> Result<(Vec<Position>, Option<PdnRead>), String> {
     let text = &decode(bytes);
     let is_pdn = name.to_ascii_lowercase().ends_with(".pdn") || text.trim_start().starts_with('[');
     let (openings, read) = if is_pdn {
-        let read = read_recovering(bytes);
+        let read = read_recovering_in(bytes, variant);
         let openings = read.games.iter().map(|g| g.replay.position()).collect();
         (openings, Some(read))
     } else {
-        (fen_openings(text)?, None)
+        (fen_openings(text, variant)?, None)
     };
     if openings.is_empty() {
         let why = read
@@ -96,11 +136,13 @@ pub fn parse_openings_read(
     Ok((openings, read))
 }
 
-fn fen_openings(text: &str) -> Result<Vec<Position>, String> {
+fn fen_openings(text: &str, variant: Variant) -> Result<Vec<Position>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| Position::parse(l.trim()).map_err(|e| format!("line {}: {e}", i + 1)))
+        .map(|(i, l)| {
+            Position::parse_in(variant, l.trim()).map_err(|e| format!("line {}: {e}", i + 1))
+        })
         .collect()
 }
 

@@ -1089,19 +1089,36 @@ fn normalize_move(text: &str) -> Option<String> {
             && s.chars().all(|c| c.is_ascii_digit())
             && s.parse::<u8>().is_ok_and(|n| (1..=32).contains(&n))
     };
-    if !squares.iter().all(|s| valid_square(s)) {
+    let squares: Vec<String> = if squares.iter().all(|s| valid_square(s)) {
+        // Leading zeros (`06-10`) are dropped.
+        squares
+            .iter()
+            .map(|s| s.trim_start_matches('0').to_string())
+            .collect()
+    } else if squares.iter().all(|s| is_dark_algebraic(s)) {
+        squares.iter().map(|s| s.to_ascii_lowercase()).collect()
+    } else {
         return None;
-    }
-    // Leading zeros (`06-10`) are dropped.
-    let squares: Vec<String> = squares
-        .iter()
-        .map(|s| s.trim_start_matches('0').to_string())
-        .collect();
+    };
     if quiet && squares.first() == squares.last() {
         // `1-1` would be a result token, and is no move anyway.
         return None;
     }
     Some(squares.join(if quiet { "-" } else { "x" }))
+}
+
+/// Whether `s` names a dark square in algebraic notation (`a1`, `c3`, ... `h8`; a1
+/// dark), as Russian and Brazilian moves are written.
+fn is_dark_algebraic(s: &str) -> bool {
+    match s.as_bytes() {
+        &[file, rank] => {
+            let file = file.to_ascii_lowercase();
+            (b'a'..=b'h').contains(&file)
+                && (b'1'..=b'8').contains(&rank)
+                && (file - b'a' + rank - b'1').is_multiple_of(2)
+        }
+        _ => false,
+    }
 }
 
 // --------------------------------------------------------------- writer --
@@ -1407,6 +1424,11 @@ mod tests {
         assert_eq!(kind("[ \"x\"]"), PdnErrorKind::MalformedTag);
         assert_eq!(kind("1. 22-18 }"), PdnErrorKind::BadToken);
         assert_eq!(kind("1. e2-e4"), PdnErrorKind::BadToken);
+        // Algebraic moves (Russian, Brazilian): dark squares only, `:` read as `x`.
+        let russian = parse_pdn("1. c3-d4 f6-e5 2. D4:F6 g7xe5 *").unwrap_or_default();
+        let texts: Vec<&str> = russian[0].moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["c3-d4", "f6-e5", "d4xf6", "g7xe5"]);
+        assert_eq!(kind("1. c3-22"), PdnErrorKind::BadToken);
         assert_eq!(kind("99999999999. 22-18"), PdnErrorKind::BadToken);
     }
 

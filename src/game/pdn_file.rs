@@ -1,7 +1,9 @@
 //! PDN files as other programs write them: UTF-8 with or without a byte-order mark,
 //! UTF-16 with one, or Windows-1252 / Latin-1 bytes (Italian names and comments from
-//! older Windows programs); CRLF or LF line ends; one or many games; a `GameType` tag
-//! of 22 (Italian draughts), or none.
+//! older Windows programs); CRLF or LF line ends; one or many games. A game's
+//! `GameType` tag picks its variant (21 English, 22 Italian, 25 Russian, 26 Brazilian);
+//! a game without one is of the reader's default variant (Italian unless told
+//! otherwise); a game of any other type is refused by its name.
 //!
 //! ```
 //! use damiera::game::pdn_file::read_games;
@@ -14,6 +16,7 @@
 use super::Game;
 use super::pdn::{PdnGame, PdnWarning, parse_pdn, recover_pdn};
 use super::replay::replay_recovering;
+use crate::board::Variant;
 
 /// The `GameType` of Italian draughts in PDN.
 pub const ITALIAN_GAME_TYPE: u32 = 22;
@@ -80,25 +83,36 @@ fn game_type_name(number: u32) -> Option<&'static str> {
     })
 }
 
-/// Checks the `GameType` tag: absent, or 22 (optionally followed by the standard's
-/// comma-separated board description). Anything else is refused with one line naming
-/// it, e.g. `GameType 21 is English draughts, not Italian`.
-pub fn check_game_type(game: &PdnGame) -> Result<(), String> {
+/// The game types Damiera plays, for messages.
+const PLAYED: &str = "21 English, 22 Italian, 25 Russian, 26 Brazilian";
+
+/// The variant of a game: its `GameType` tag (the number, optionally followed by the
+/// standard's comma-separated board description) or, without one, `default`. A game
+/// type Damiera does not play is refused with one line naming it, e.g. `GameType 20 is
+/// international draughts, which Damiera does not play (it plays 21 English, ...)`.
+pub fn game_variant(game: &PdnGame, default: Variant) -> Result<Variant, String> {
     let Some(value) = game.tag("GameType") else {
-        return Ok(());
+        return Ok(default);
     };
     let first = value.split(',').next().unwrap_or("").trim();
     match first.parse::<u32>() {
-        Ok(ITALIAN_GAME_TYPE) => Ok(()),
-        Ok(n) => Err(match game_type_name(n) {
-            Some(name) => format!("GameType {n} is {name}, not Italian"),
-            None => format!("GameType {n} is not Italian draughts (22)"),
+        Ok(n) => Variant::from_game_type(n).ok_or_else(|| match game_type_name(n) {
+            Some(name) => {
+                format!("GameType {n} is {name}, which Damiera does not play (it plays {PLAYED})")
+            }
+            None => format!("GameType {n} is not a game type Damiera plays ({PLAYED})"),
         }),
         Err(_) => Err(format!(
-            "GameType {:?} is not a game type number (Italian draughts is 22)",
+            "GameType {:?} is not a game type number ({PLAYED})",
             value.chars().take(40).collect::<String>()
         )),
     }
+}
+
+/// Checks the `GameType` tag of an Italian reader: absent or one Damiera plays (see
+/// [`game_variant`]).
+pub fn check_game_type(game: &PdnGame) -> Result<(), String> {
+    game_variant(game, Variant::Italian).map(|_| ())
 }
 
 /// Reads every game of a PDN file's bytes strictly, refusing the file at its first
@@ -119,7 +133,7 @@ pub struct FileGame {
     pub number: usize,
     /// The record, repairs applied (an ambiguous capture written as its full path).
     pub pdn: PdnGame,
-    /// Its legal replay, under the default draw rules.
+    /// Its legal replay, in its variant under that variant's draw rules.
     pub replay: Game,
 }
 
@@ -166,13 +180,19 @@ impl PdnRead {
 /// Reads every game of a PDN file's bytes that can be read (see
 /// [`recover_pdn`]): a game with a fault of certain meaning is repaired, any other
 /// (another `GameType`, an illegal move among them) is skipped, and the rest of the file
-/// is read. Each game read replays legally.
+/// is read. Each game read replays legally. A game without `GameType` is Italian.
 pub fn read_recovering(bytes: &[u8]) -> PdnRead {
+    read_recovering_in(bytes, Variant::Italian)
+}
+
+/// [`read_recovering`], a game without `GameType` being of `default`.
+pub fn read_recovering_in(bytes: &[u8], default: Variant) -> PdnRead {
     let mut read = PdnRead::default();
     for entry in recover_pdn(&decode(bytes)) {
         let mut warnings = entry.warnings;
         let kept = entry.game.and_then(|mut pdn| {
-            match replay_recovering(&mut pdn, entry.number, entry.line, &entry.move_lines) {
+            let lines = (entry.line, entry.move_lines.as_slice());
+            match replay_recovering(&mut pdn, entry.number, lines, default) {
                 Ok((replay, repairs)) => {
                     warnings.extend(repairs);
                     Some(FileGame {
@@ -202,8 +222,13 @@ pub fn read_recovering(bytes: &[u8]) -> PdnRead {
 /// Reads the PDN file at `path` with [`read_recovering`]; the error (a file that
 /// cannot be read) names it.
 pub fn read_file(path: &std::path::Path) -> Result<PdnRead, String> {
+    read_file_in(path, Variant::Italian)
+}
+
+/// [`read_file`], a game without `GameType` being of `default`.
+pub fn read_file_in(path: &std::path::Path, default: Variant) -> Result<PdnRead, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(read_recovering(&bytes))
+    Ok(read_recovering_in(&bytes, default))
 }
 
 /// One line about a game for a picker: `1. White - Black, Event, Date, 1-0 (42 moves)`.
@@ -250,13 +275,36 @@ mod tests {
         assert_eq!(check_game_type(&PdnGame::default()), Ok(()));
         assert_eq!(check_game_type(&game("22")), Ok(()));
         assert_eq!(check_game_type(&game(" 22,W,8,8,A0,0")), Ok(()));
+        assert_eq!(check_game_type(&game("21")), Ok(()));
         assert_eq!(
-            check_game_type(&game("21")),
-            Err("GameType 21 is English draughts, not Italian".into())
+            game_variant(&game("21"), Variant::Italian),
+            Ok(Variant::English)
+        );
+        assert_eq!(
+            game_variant(&game("25"), Variant::Italian),
+            Ok(Variant::Russian)
+        );
+        assert_eq!(
+            game_variant(&game("26,W,8,8,A1,0"), Variant::Italian),
+            Ok(Variant::Brazilian)
+        );
+        assert_eq!(
+            game_variant(&PdnGame::default(), Variant::English),
+            Ok(Variant::English)
+        );
+        assert_eq!(
+            check_game_type(&game("20")),
+            Err(
+                "GameType 20 is international draughts, which Damiera does not play \
+                 (it plays 21 English, 22 Italian, 25 Russian, 26 Brazilian)"
+                    .into()
+            )
         );
         assert_eq!(
             check_game_type(&game("99")),
-            Err("GameType 99 is not Italian draughts (22)".into())
+            Err("GameType 99 is not a game type Damiera plays \
+                 (21 English, 22 Italian, 25 Russian, 26 Brazilian)"
+                .into())
         );
         assert!(check_game_type(&game("x")).is_err());
     }
@@ -269,10 +317,14 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(describe(0, &games[0]), "1. Rossi - Bianchi, 1-0 (1 moves)");
         assert_eq!(games[1].moves.len(), 1);
-        let wrong = "[GameType \"22\"]\n1. 22-18 *\n\n[GameType \"21\"]\n1. 22-18 *\n";
+        let wrong = "[GameType \"22\"]\n1. 22-18 *\n\n[GameType \"20\"]\n1. 32-28 *\n";
         assert_eq!(
             read_games(wrong.as_bytes()),
-            Err("PDN game 2: GameType 21 is English draughts, not Italian".into())
+            Err(
+                "PDN game 2: GameType 20 is international draughts, which Damiera does not \
+                 play (it plays 21 English, 22 Italian, 25 Russian, 26 Brazilian)"
+                    .into()
+            )
         );
     }
 }

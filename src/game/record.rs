@@ -28,8 +28,9 @@ impl RecordEnd {
 }
 
 /// The PDN record of `game`: its moves in path notation with their numbers, then the
-/// tags in the order given, `Result`, `GameType` (22, Italian), `SetUp` and `FEN` for a
-/// game that does not start from the start position, and `Termination` when known.
+/// tags in the order given, `Result`, `GameType` (the variant's: 22 Italian, 21 English,
+/// 25 Russian, 26 Brazilian), `SetUp` and `FEN` for a game that does not start from its
+/// variant's start position, and `Termination` when known.
 pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGame {
     let mut record = PdnGame {
         moves: main_line(game),
@@ -40,8 +41,9 @@ pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGam
         record.set_tag(name, value);
     }
     record.set_tag("Result", &end.result);
-    record.set_tag("GameType", "22");
-    if game.start() != Position::start() {
+    let variant = game.start().variant();
+    record.set_tag("GameType", &variant.game_type().to_string());
+    if game.start() != Position::start_of(variant) {
         record.set_tag("SetUp", "1");
         record.set_tag("FEN", &game.start().to_fen());
     }
@@ -51,15 +53,23 @@ pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGam
     record
 }
 
-/// The moves of `game` as PDN moves, numbered as a PDN reader numbers them (a game that
-/// Black starts opens with `1...`).
+/// The moves of `game` as PDN moves, numbered as a PDN reader numbers them: a move
+/// number starts with the variant's first mover (White, or Black in English checkers,
+/// whose `1. 11-15 23-19` is Black's move then White's), and a game that the other side
+/// starts opens with `1...`. The text layer writes the first move of a number in
+/// White's slot, so an English Black move is recorded there.
 fn main_line(game: &Game) -> Vec<PdnMove> {
+    let first = game.start().variant().first_mover();
     let mut number = 1;
     let mut moves = Vec::with_capacity(game.plies());
     for (pos, &mv) in game.positions().iter().zip(game.moves()) {
-        let side = pos.side_to_move();
-        moves.push(PdnMove::new(&path_text(pos, mv), number, side));
-        if side == Color::Black {
+        let slot = if pos.side_to_move() == first {
+            Color::White
+        } else {
+            Color::Black
+        };
+        moves.push(PdnMove::new(&path_text(pos, mv), number, slot));
+        if slot == Color::Black {
             number += 1;
         }
     }
@@ -88,6 +98,26 @@ mod tests {
         assert!(text.contains("\n1... ") && text.contains(" 3. "), "{text}");
         let back = &parse_pdn(&text).unwrap()[0];
         assert_eq!(replay_game(back, 1).unwrap(), game);
+    }
+
+    #[test]
+    fn every_variant_records_its_game_type_and_reads_back() {
+        use crate::board::Variant;
+        for variant in Variant::ALL {
+            let mut game = Game::new(Position::start_of(variant));
+            for _ in 0..6 {
+                let mv = crate::movegen::legal_moves(&game.position())[0];
+                game.play(mv);
+            }
+            let record = pdn_record(&game, &[], &RecordEnd::of(&game));
+            let number = variant.game_type().to_string();
+            assert_eq!(record.tag("GameType"), Some(number.as_str()));
+            assert_eq!(record.tag("FEN"), None, "{variant} starts from its start");
+            let text = write_pdn(&[record]);
+            assert!(text.contains("\n1. ") && text.contains(" 3. "), "{text}");
+            let back = &parse_pdn(&text).unwrap()[0];
+            assert_eq!(replay_game(back, 1).unwrap(), game, "{variant}: {text}");
+        }
     }
 
     #[test]

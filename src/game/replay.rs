@@ -10,12 +10,12 @@
 
 use std::fmt;
 
-use crate::board::{Color, Position};
+use crate::board::{Color, Position, Variant};
 use crate::movegen::MoveError;
 
 use super::Game;
 use super::pdn::{Fix, PdnGame, PdnMove, PdnWarning};
-use super::pdn_file::check_game_type;
+use super::pdn_file::game_variant;
 
 /// Why a game could not be replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum ReplayError {
         /// The reason.
         message: String,
     },
-    /// The `GameType` tag names another game.
+    /// The `GameType` tag names a game Damiera does not play.
     GameType {
         /// 1-based game number.
         game: usize,
@@ -64,25 +64,50 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// The start position of a game: its `FEN` tag, or the initial position.
+/// The start position of an Italian game: its `FEN` tag, or the initial position.
 pub fn start_position(game: &PdnGame, game_no: usize) -> Result<Position, ReplayError> {
+    start_position_in(game, game_no, Variant::Italian)
+}
+
+/// The start position of a game of `variant`: its `FEN` tag in the variant's notation,
+/// or the variant's initial position.
+pub fn start_position_in(
+    game: &PdnGame,
+    game_no: usize,
+    variant: Variant,
+) -> Result<Position, ReplayError> {
     match game.tag("FEN") {
-        None => Ok(Position::start()),
-        Some(text) => Position::parse(text).map_err(|e| ReplayError::BadFen {
+        None => Ok(Position::start_of(variant)),
+        Some(text) => Position::parse_in(variant, text).map_err(|e| ReplayError::BadFen {
             game: game_no,
             message: e.to_string(),
         }),
     }
 }
 
-/// Replays `game` (numbered `game_no` in messages) under the default draw rules,
-/// stopping at the first illegal move. A game of another `GameType` is refused.
-pub fn replay_game(game: &PdnGame, game_no: usize) -> Result<Game, ReplayError> {
-    check_game_type(game).map_err(|message| ReplayError::GameType {
+/// The variant of a game ([`game_variant`]) as a replay error.
+fn variant_of(game: &PdnGame, game_no: usize, default: Variant) -> Result<Variant, ReplayError> {
+    game_variant(game, default).map_err(|message| ReplayError::GameType {
         game: game_no,
         message,
-    })?;
-    let mut replay = Game::new(start_position(game, game_no)?);
+    })
+}
+
+/// Replays `game` (numbered `game_no` in messages) in the variant of its `GameType`
+/// (Italian without one) under that variant's draw rules, stopping at the first
+/// illegal move. A game of a type Damiera does not play is refused.
+pub fn replay_game(game: &PdnGame, game_no: usize) -> Result<Game, ReplayError> {
+    replay_game_in(game, game_no, Variant::Italian)
+}
+
+/// [`replay_game`], a game without `GameType` being of `default`.
+pub fn replay_game_in(
+    game: &PdnGame,
+    game_no: usize,
+    default: Variant,
+) -> Result<Game, ReplayError> {
+    let variant = variant_of(game, game_no, default)?;
+    let mut replay = Game::new(start_position_in(game, game_no, variant)?);
     for m in &game.moves {
         let side = replay.position().side_to_move();
         replay
@@ -215,11 +240,13 @@ fn replay_from(mut game: Game, moves: &[PdnMove], from: usize, budget: &mut usiz
 /// move-list order (by squares: from, to, then the men taken); either way `game`'s move
 /// takes the full path and a warning says so. A game that cannot be replayed (another
 /// `GameType`, a bad `FEN`, an illegal move) is refused with the warning that skips it.
+/// `lines` are the game's first line and its moves' lines; a game without `GameType` is
+/// of `default`.
 pub fn replay_recovering(
     game: &mut PdnGame,
     number: usize,
-    line: usize,
-    move_lines: &[usize],
+    (line, move_lines): (usize, &[usize]),
+    default: Variant,
 ) -> Result<(Game, Vec<PdnWarning>), PdnWarning> {
     let skip = |line: usize, fault: String| PdnWarning {
         game: number,
@@ -227,13 +254,13 @@ pub fn replay_recovering(
         fix: Fix::Skipped,
         fault,
     };
-    check_game_type(game).map_err(|e| {
+    let variant = game_variant(game, default).map_err(|e| {
         skip(
             line,
             format!("{e}: `{}`", clip(game.tag("GameType").unwrap_or(""))),
         )
     })?;
-    let start = start_position(game, number).map_err(|e| {
+    let start = start_position_in(game, number, variant).map_err(|e| {
         let fen = game.tag("FEN").unwrap_or("");
         let e = e.to_string();
         let reason = e.trim_start_matches(&format!("game {number}: "));
@@ -328,9 +355,43 @@ mod tests {
 
     #[test]
     fn other_game_types_are_refused() {
-        let err = replay_game(&game("[GameType \"21\"]\n1. 22-18 *"), 4);
+        let err = replay_game(&game("[GameType \"20\"]\n1. 32-28 *"), 4);
         let text = err.err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(text, "game 4: GameType 21 is English draughts, not Italian");
+        assert!(
+            text.starts_with(
+                "game 4: GameType 20 is international draughts, which Damiera does not play"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn game_type_picks_the_variant_and_its_notation() {
+        // English: Black moves first; 11-15 23-19 8-11 22-17 (an opening, "Old Fourteenth"-like).
+        let english = replay_game(
+            &game("[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 *"),
+            1,
+        );
+        let english = english.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(english.start(), Position::start_of(Variant::English));
+        assert_eq!(english.plies(), 4);
+        // Without GameType a reader told English reads the same moves.
+        let untagged = replay_game_in(&game("1. 11-15 23-19 *"), 1, Variant::English);
+        assert!(untagged.is_ok(), "{untagged:?}");
+        assert!(
+            replay_game(&game("1. 11-15 23-19 *"), 1).is_err(),
+            "Italian by default"
+        );
+        // Russian: algebraic moves, captures with ':' or 'x'.
+        let russian = "[GameType \"25\"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 *";
+        let russian = replay_game(&game(russian), 1).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(russian.position().variant(), Variant::Russian);
+        let with_x = replay_game(&game("[GameType \"25\"]\n1. c3-d4 f6-e5 2. d4xf6 *"), 1);
+        assert!(with_x.is_ok(), "{with_x:?}");
+        // Brazilian with a FEN in its notation.
+        let brazilian = "[GameType \"26\"]\n[FEN \"W:WKa1:Bb2,h8\"]\n1. a1xc3 *";
+        let brazilian = replay_game(&game(brazilian), 1).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(brazilian.position().to_fen(), "B:WKc3:Bh8");
     }
 
     #[test]

@@ -5,10 +5,28 @@
 //! after `quiet_moves` moves of each side without a capture or a man move. The FID's
 //! texts name the repetition; the move limit (40 moves each by default) is the rule
 //! tournament referees and every front end of Damiera apply. Either can be switched off.
+//!
+//! Each variant has its federation's rules ([`DrawRules::for_variant`]):
+//!
+//! - Italian: third repetition, 40 moves each (as above);
+//! - English (WCDF rules of draughts, the 40-move rule): third repetition; 40 moves of
+//!   each player in which no man advanced and no piece was removed;
+//! - Russian (the rules of the Russian Draughts Federation): third repetition; 15 moves
+//!   each of kings only (no man move, no capture); three kings or more against a lone
+//!   king: 15 moves each; both sides with kings and the balance unchanged (no capture, no
+//!   man crowned): 30 moves each with 4 or 5 pieces on the board, 60 with 6 or 7;
+//! - Brazilian (the FMJD's international rules, as the Brazilian federation plays them on
+//!   8x8): third repetition; 25 moves each of kings only; three kings, two kings and a
+//!   man, or a king and two men against a lone king: 16 moves each; two kings, a king and
+//!   a man, or a king against a lone king: 5 moves each.
+//!
+//! The material rules ([`Endings`]) count from the move that made the material (the last
+//! capture, and for the Russian balance rule also the last crowning); the search knows
+//! the repetition and `quiet_moves` only.
 
 use std::fmt;
 
-use crate::board::Color;
+use crate::board::{Color, Move, Position, Variant};
 
 /// The search's shortcut of the repetition rule: inside a search tree a position that
 /// comes back even once (twofold) is scored a draw, as engines do — going round in
@@ -31,15 +49,139 @@ pub struct DrawRules {
     pub repetitions: Option<u32>,
     /// Moves per side without a capture or a man move that draw: 40 is 80 plies.
     pub quiet_moves: Option<u32>,
+    /// The variant's rules for endings of little material.
+    pub endings: Endings,
 }
 
 impl Default for DrawRules {
-    /// Third occurrence; 40 moves each.
+    /// Third occurrence; 40 moves each (the Italian and English rules).
     fn default() -> Self {
         DrawRules {
             repetitions: Some(3),
             quiet_moves: Some(40),
+            endings: Endings::None,
         }
+    }
+}
+
+/// The material rules of a variant: a class of endings drawn after so many moves each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Endings {
+    /// None (Italian, English).
+    #[default]
+    None,
+    /// The Russian federation's: 3+ kings against a lone king (15 moves), the balance
+    /// with kings on both sides (30 moves with 4–5 pieces, 60 with 6–7).
+    Russian,
+    /// The FMJD's: 3 pieces with a king against a lone king (16 moves), 2 or 1 pieces
+    /// with a king against a lone king (5 moves).
+    Fmjd,
+}
+
+/// One material rule: the endings it covers and the moves each side gets in them.
+#[derive(Clone, Copy, Debug)]
+struct EndingRule {
+    /// What the draw is called (the PDN `Termination` text).
+    name: &'static str,
+    /// Moves per side.
+    moves: u32,
+    /// Whether the position is one of the rule's endings.
+    covers: fn(&Position) -> bool,
+    /// Whether a man crowned starts the count again (the Russian balance rule).
+    crowning_resets: bool,
+}
+
+const RUSSIAN_RULES: [EndingRule; 3] = [
+    EndingRule {
+        name: "three kings against one",
+        moves: 15,
+        covers: kings_against_lone_king,
+        crowning_resets: false,
+    },
+    EndingRule {
+        name: "balance of 4 or 5 pieces",
+        moves: 30,
+        covers: |p| kings_on_both_sides(p, 4..=5),
+        crowning_resets: true,
+    },
+    EndingRule {
+        name: "balance of 6 or 7 pieces",
+        moves: 60,
+        covers: |p| kings_on_both_sides(p, 6..=7),
+        crowning_resets: true,
+    },
+];
+
+const FMJD_RULES: [EndingRule; 2] = [
+    EndingRule {
+        name: "three pieces against a king",
+        moves: 16,
+        covers: |p| against_lone_king(p, 3),
+        crowning_resets: false,
+    },
+    EndingRule {
+        name: "two pieces or one against a king",
+        moves: 5,
+        covers: |p| against_lone_king(p, 1) || against_lone_king(p, 2),
+        crowning_resets: false,
+    },
+];
+
+/// The side with more pieces and the other, if one of them has a lone king.
+fn strong_and_lone(pos: &Position) -> Option<(Color, Color)> {
+    [Color::White, Color::Black].into_iter().find_map(|weak| {
+        let lone = pos.count(weak) == 1 && pos.kings(weak).count_ones() == 1;
+        lone.then_some((weak.opponent(), weak))
+    })
+}
+
+/// Three or more kings (and no man) against a lone king.
+fn kings_against_lone_king(pos: &Position) -> bool {
+    strong_and_lone(pos)
+        .is_some_and(|(strong, _)| pos.men(strong) == 0 && pos.kings(strong).count_ones() >= 3)
+}
+
+/// Exactly `pieces` pieces, a king among them, against a lone king.
+fn against_lone_king(pos: &Position, pieces: u32) -> bool {
+    strong_and_lone(pos)
+        .is_some_and(|(strong, _)| pos.count(strong) == pieces && pos.kings(strong) != 0)
+}
+
+/// Both sides have a king and the board holds a number of pieces in `range`.
+fn kings_on_both_sides(pos: &Position, range: std::ops::RangeInclusive<u32>) -> bool {
+    pos.kings(Color::White) != 0
+        && pos.kings(Color::Black) != 0
+        && range.contains(&(pos.count(Color::White) + pos.count(Color::Black)))
+}
+
+impl Endings {
+    fn rules(self) -> &'static [EndingRule] {
+        match self {
+            Endings::None => &[],
+            Endings::Russian => &RUSSIAN_RULES,
+            Endings::Fmjd => &FMJD_RULES,
+        }
+    }
+
+    /// The draw of a material rule at the last of `positions` (`moves[i]` leads from
+    /// `positions[i]` to `positions[i + 1]`), if one has run out.
+    pub(super) fn verdict(self, positions: &[Position], moves: &[Move]) -> Option<DrawReason> {
+        let last = positions.len().checked_sub(1)?;
+        self.rules().iter().find_map(|rule| {
+            let covered = |i: usize| (rule.covers)(&positions[i]);
+            let crowned = |i: usize| {
+                positions[i + 1].all_kings().count_ones() > positions[i].all_kings().count_ones()
+            };
+            let resets = |i: usize| moves[i].is_capture() || (rule.crowning_resets && crowned(i));
+            let plies = (0..last)
+                .rev()
+                .take_while(|&i| covered(i) && !resets(i))
+                .count();
+            (covered(last) && plies >= 2 * rule.moves as usize).then_some(DrawReason::Ending {
+                rule: rule.name,
+                moves: rule.moves,
+            })
+        })
     }
 }
 
@@ -48,7 +190,36 @@ impl DrawRules {
     pub const OFF: DrawRules = DrawRules {
         repetitions: None,
         quiet_moves: None,
+        endings: Endings::None,
     };
+
+    /// The rules of `variant`'s federation (see the module text).
+    pub fn for_variant(variant: Variant) -> DrawRules {
+        let base = DrawRules::default();
+        match variant {
+            Variant::Italian | Variant::English => base,
+            Variant::Russian => DrawRules {
+                quiet_moves: Some(15),
+                endings: Endings::Russian,
+                ..base
+            },
+            Variant::Brazilian => DrawRules {
+                quiet_moves: Some(25),
+                endings: Endings::Fmjd,
+                ..base
+            },
+        }
+    }
+
+    /// The same rules with the repetition count set to `times` (0: off; 1 is refused,
+    /// as in [`DrawRules::from_counts`]).
+    pub fn with_repetitions(self, times: u32) -> Result<DrawRules, String> {
+        let counts = DrawRules::from_counts(times, 0)?;
+        Ok(DrawRules {
+            repetitions: counts.repetitions,
+            ..self
+        })
+    }
 
     /// The rules from command-line counts, where 0 switches a rule off. A repetition
     /// count of 1 would end every game at once, so it is refused.
@@ -62,6 +233,7 @@ impl DrawRules {
         Ok(DrawRules {
             repetitions: (repetitions > 0).then_some(repetitions),
             quiet_moves: (quiet_moves > 0).then_some(quiet_moves),
+            endings: Endings::None,
         })
     }
 
@@ -97,6 +269,13 @@ pub enum DrawReason {
     /// Each side made this many moves without a capture or a man move.
     QuietMoves {
         /// Moves per side.
+        moves: u32,
+    },
+    /// A material rule of the variant ran out (Russian, Brazilian).
+    Ending {
+        /// The rule's name: `three kings against one`, ...
+        rule: &'static str,
+        /// Moves per side it allows.
         moves: u32,
     },
 }
@@ -137,6 +316,9 @@ impl fmt::Display for DrawReason {
                 f,
                 "{moves}-move rule ({moves} moves each without a capture or a man move)"
             ),
+            DrawReason::Ending { rule, moves } => {
+                write!(f, "{moves}-move rule of the ending ({rule})")
+            }
         }
     }
 }

@@ -131,3 +131,123 @@ fn undo_truncate_and_bad_moves() {
     assert!(err.starts_with("move 2: illegal move"), "{err}");
     assert!(Game::new(Position::start()).play_text("1-5").is_err());
 }
+
+/// A Russian or Brazilian game from `fen` through `moves` under its variant's rules.
+fn variant_game(variant: crate::board::Variant, fen: &str, moves: &[&str]) -> Game {
+    let start = Position::parse_in(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut game = Game::new(start);
+    for text in moves {
+        game.play_text(text)
+            .unwrap_or_else(|e| panic!("{text} in {}: {e}", game.position().to_fen()));
+    }
+    game
+}
+
+/// `n` quiet moves each shuffling a strong king between two squares and the lone king
+/// between two others (every position new enough: the repetition rule is off below).
+fn shuffle(strong: [&'static str; 2], lone: [&'static str; 2], n: usize) -> Vec<&'static str> {
+    let texts = [strong[0], lone[0], strong[1], lone[1]];
+    texts.iter().copied().cycle().take(2 * n).collect()
+}
+
+#[test]
+fn each_variant_plays_under_its_federations_rules() {
+    use crate::board::Variant;
+    assert_eq!(Game::new(Position::start()).rules(), DrawRules::default());
+    let english = Game::new(Position::start_of(Variant::English)).rules();
+    assert_eq!(english.quiet_moves, Some(40));
+    let russian = DrawRules::for_variant(Variant::Russian);
+    assert_eq!(
+        (russian.quiet_moves, russian.endings),
+        (Some(15), Endings::Russian)
+    );
+    let brazilian = DrawRules::for_variant(Variant::Brazilian);
+    assert_eq!(
+        (brazilian.quiet_moves, brazilian.endings),
+        (Some(25), Endings::Fmjd)
+    );
+}
+
+#[test]
+fn russian_three_kings_against_one_draw_after_fifteen_moves_each() {
+    use crate::board::Variant;
+    // White kings a1, c1, e1 against the black king g1 (on the edge, out of reach).
+    let fen = "W:WKa1,Kc1,Ke1:BKg1";
+    let moves = shuffle(["a1-b2", "b2-a1"], ["g1-h2", "h2-g1"], 15);
+    let mut game = variant_game(Variant::Russian, fen, &moves[..29]);
+    let rules = DrawRules {
+        repetitions: None,
+        quiet_moves: None,
+        ..game.rules()
+    };
+    game.set_rules(rules);
+    assert_eq!(game.verdict(), Verdict::Ongoing, "29 plies");
+    game.play_text(moves[29]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::Ending {
+            rule: "three kings against one",
+            moves: 15
+        })
+    );
+    assert!(
+        game.verdict()
+            .to_string()
+            .starts_with("15-move rule of the ending")
+    );
+}
+
+#[test]
+fn russian_kings_only_moves_draw_after_fifteen_each() {
+    use crate::board::Variant;
+    let fen = "W:WKa1,a3:BKg1,h8";
+    let moves = shuffle(["a1-b2", "b2-a1"], ["g1-h2", "h2-g1"], 15);
+    let mut game = variant_game(Variant::Russian, fen, &moves[..29]);
+    game.set_rules(DrawRules {
+        repetitions: None,
+        ..game.rules()
+    });
+    assert_eq!(game.verdict(), Verdict::Ongoing);
+    game.play_text(moves[29]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::QuietMoves { moves: 15 })
+    );
+}
+
+#[test]
+fn brazilian_small_endings_draw_after_five_and_sixteen_moves() {
+    use crate::board::Variant;
+    let quiet_off = |game: &mut Game| {
+        game.set_rules(DrawRules {
+            repetitions: None,
+            quiet_moves: None,
+            ..game.rules()
+        })
+    };
+    let two = shuffle(["a1-b2", "b2-a1"], ["g1-h2", "h2-g1"], 5);
+    let mut game = variant_game(Variant::Brazilian, "W:WKa1,Kc1:BKg1", &two[..9]);
+    quiet_off(&mut game);
+    assert_eq!(game.verdict(), Verdict::Ongoing);
+    game.play_text(two[9]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::Ending { moves: 5, .. })
+    ));
+    let three = shuffle(["a1-b2", "b2-a1"], ["g1-h2", "h2-g1"], 16);
+    let mut game = variant_game(Variant::Brazilian, "W:WKa1,Kc1,Ke1:BKg1", &three[..31]);
+    quiet_off(&mut game);
+    assert_eq!(game.verdict(), Verdict::Ongoing);
+    game.play_text(three[31]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::Ending { moves: 16, .. })
+    ));
+    // Italian has no such rule: the same material shuffles on.
+    let italian = game_of(
+        "W:WK29,K30,K31:BK4",
+        DrawRules::OFF,
+        &shuffle(["29-25", "25-29"], ["4-8", "8-4"], 16),
+    );
+    assert_eq!(italian.verdict(), Verdict::Ongoing);
+}

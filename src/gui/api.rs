@@ -209,12 +209,14 @@ fn post(app: &App, path: &str, body: &Value) -> Answer {
             Ok(())
         }),
         "/api/new" => run(app, |st| {
-            st.new_game(ShownGame::new(Position::start()));
+            st.new_game(ShownGame::new(Position::start_of(st.variant)));
             Ok(())
         }),
         "/api/position" => {
             let text = str_field(body, "fen")?;
-            let pos = Position::parse(text).map_err(|e| bad(format!("bad position: {e}")))?;
+            let variant = app.state.lock().variant;
+            let pos =
+                Position::parse_in(variant, text).map_err(|e| bad(format!("bad position: {e}")))?;
             run(app, |st| {
                 st.new_game(ShownGame::new(pos));
                 Ok(())
@@ -318,7 +320,8 @@ fn pdn_file(app: &App, query: &str, body: &[u8]) -> Answer {
 /// it is and answers `{"choose": [one line a game], "numbers": [its number in the
 /// file], "warnings": [one line a repair or skipped game], "summary": "..."}`.
 fn load_pdn(app: &App, bytes: &[u8], choice: Option<usize>) -> Answer {
-    match ShownGame::from_pdn(bytes, choice).map_err(bad)? {
+    let variant = app.state.lock().variant;
+    match ShownGame::from_pdn(bytes, choice, variant).map_err(bad)? {
         PdnLoad::Game(game, warnings) => {
             run(app, |st| {
                 st.new_game(game);

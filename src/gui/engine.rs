@@ -207,7 +207,7 @@ fn wanted(st: &State) -> Option<Want> {
             let moves: Vec<String> = line
                 .moves()
                 .iter()
-                .map(|&m| crate::movegen::hub_text(m))
+                .map(|&m| crate::movegen::hub_text_in(game.start().variant(), m))
                 .collect();
             let (level, limit) = think_level(st, side);
             Some(Want {

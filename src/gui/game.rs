@@ -5,14 +5,14 @@
 
 use serde_json::{Value, json};
 
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, Variant};
 use crate::game::pdn::Fix;
 use crate::game::pdn::{PdnGame, PdnMove, parse_pdn, write_pdn};
-use crate::game::pdn_file::{describe, read_recovering};
+use crate::game::pdn_file::{describe, read_recovering_in};
 use crate::game::record::{RecordEnd, pdn_record};
-use crate::game::replay::replay_game;
+use crate::game::replay::replay_game_in;
 use crate::game::{DrawRules, Game, Verdict};
-use crate::movegen::{capture_paths, hub_text, legal_moves, parse_move, path_text};
+use crate::movegen::{capture_paths, hub_text_in, legal_moves, parse_move, path_text};
 
 use super::tree::{NodePath, Tree};
 
@@ -68,9 +68,9 @@ pub struct BoardEnding {
 pub type MarkFn<'a> = dyn Fn(&[Move]) -> Option<&'static str> + 'a;
 
 impl ShownGame {
-    /// A game from `start` with no moves, under the default draw rules.
+    /// A game from `start` with no moves, under its variant's draw rules.
     pub fn new(start: Position) -> ShownGame {
-        ShownGame::with_rules(start, DrawRules::default())
+        ShownGame::with_rules(start, DrawRules::for_variant(start.variant()))
     }
 
     /// A game from `start` with no moves, under `rules`.
@@ -289,7 +289,7 @@ impl ShownGame {
                     "number": self.move_number(i),
                     "side": pos.side_to_move().name(),
                     "text": path_text(&pos, mv),
-                    "hub": hub_text(mv),
+                    "hub": hub_text_in(pos.variant(), mv),
                 })
             })
             .collect()
@@ -319,7 +319,7 @@ impl ShownGame {
     pub fn hub_moves_to_cursor(&self) -> Vec<String> {
         self.moves()[..self.cursor]
             .iter()
-            .map(|&m| hub_text(m))
+            .map(|&m| hub_text_in(self.start().variant(), m))
             .collect()
     }
 
@@ -329,8 +329,9 @@ impl ShownGame {
             return Value::Null;
         }
         let mv = self.moves()[self.cursor - 1];
-        let captured: Vec<u8> = mv.captured().iter().map(|s| s.number()).collect();
-        json!({"from": mv.from().number(), "to": mv.to().number(), "captured": captured})
+        let number = |sq| self.start().variant().number_of(sq);
+        let captured: Vec<u8> = mv.captured().iter().map(|&s| number(s)).collect();
+        json!({"from": number(mv.from()), "to": number(mv.to()), "captured": captured})
     }
 
     /// The whole game as PDN (main line with every variation), with the given player
@@ -369,10 +370,16 @@ impl ShownGame {
     /// `choice` + 1 of the file, or the only game. A file of several games without a
     /// choice, or whose reading found faults, gives the list to choose from with the
     /// warnings (a faulty game is repaired where its meaning is certain, else skipped:
-    /// see [`read_recovering`]). The main line is replayed by the rules and its last
+    /// see [`read_recovering_in`]). The main line is replayed by the rules and its last
     /// ply shown; variations are kept as far as their moves are legal.
-    pub fn from_pdn(bytes: &[u8], choice: Option<usize>) -> Result<PdnLoad, String> {
-        let read = read_recovering(bytes);
+    /// Games are read in `variant` (a game without GameType is of it); a game of
+    /// another variant is refused by name, as the board and its engine play `variant`.
+    pub fn from_pdn(
+        bytes: &[u8],
+        choice: Option<usize>,
+        variant: Variant,
+    ) -> Result<PdnLoad, String> {
+        let read = read_recovering_in(bytes, variant);
         let warning_of = |number: usize| {
             let lines = read.warnings.iter().filter(|w| w.game == number);
             lines.map(|w| w.to_string()).collect::<Vec<_>>()
@@ -413,12 +420,22 @@ impl ShownGame {
                 }));
             }
         };
-        let shown = ShownGame::from_record(&chosen.pdn, chosen.number - 1)?;
+        let shown = ShownGame::from_record(&chosen.pdn, chosen.number - 1, variant)?;
+        let found = shown.start().variant();
+        if found != variant {
+            return Err(format!(
+                "the PDN game is {}; this board plays {} (start it with --variant {})",
+                found.title(),
+                variant.title(),
+                found.name()
+            ));
+        }
         Ok(PdnLoad::Game(shown, warning_of(chosen.number)))
     }
 
-    fn from_record(record: &PdnGame, index: usize) -> Result<ShownGame, String> {
-        let game = replay_game(record, index + 1).map_err(|e| format!("bad PDN: {e}"))?;
+    fn from_record(record: &PdnGame, index: usize, variant: Variant) -> Result<ShownGame, String> {
+        let game =
+            replay_game_in(record, index + 1, variant).map_err(|e| format!("bad PDN: {e}"))?;
         let mut shown = ShownGame::with_rules(game.start(), game.rules());
         graft(&mut shown.tree, &[], game.start(), &record.moves, 0);
         let mut main = Vec::new();
@@ -557,9 +574,12 @@ fn graft(tree: &mut Tree, path: &[usize], pos: Position, moves: &[PdnMove], dept
     }
 }
 
-/// The legal moves of `pos` for the page: Hub and path text, squares, and every
-/// landing-square path (start included) by which the move can be made.
+/// The legal moves of `pos` for the page: Hub and path text, squares (numbers 1–32 in
+/// the variant's numbering, as in `board`), and every landing-square path (start
+/// included) by which the move can be made.
 pub fn legal_json(pos: &Position) -> Vec<Value> {
+    let variant = pos.variant();
+    let number = |sq| variant.number_of(sq);
     legal_moves(pos)
         .as_slice()
         .iter()
@@ -567,17 +587,17 @@ pub fn legal_json(pos: &Position) -> Vec<Value> {
             let paths: Vec<Vec<u8>> = if mv.is_capture() {
                 capture_paths(pos, mv)
                     .iter()
-                    .map(|p| p.iter().map(|s| s.number()).collect())
+                    .map(|p| p.iter().map(|&s| number(s)).collect())
                     .collect()
             } else {
-                vec![vec![mv.from().number(), mv.to().number()]]
+                vec![vec![number(mv.from()), number(mv.to())]]
             };
-            let captured: Vec<u8> = mv.captured().iter().map(|s| s.number()).collect();
+            let captured: Vec<u8> = mv.captured().iter().map(|&s| number(s)).collect();
             json!({
-                "hub": hub_text(mv),
+                "hub": hub_text_in(variant, mv),
                 "text": path_text(pos, mv),
-                "from": mv.from().number(),
-                "to": mv.to().number(),
+                "from": number(mv.from()),
+                "to": number(mv.to()),
                 "captured": captured,
                 "paths": paths,
             })
@@ -585,9 +605,24 @@ pub fn legal_json(pos: &Position) -> Vec<Value> {
         .collect()
 }
 
-/// The 32 squares of `pos` as piece letters (`w b W B`, `e` for empty).
+/// The 32 squares of `pos` as piece letters (`w b W B`, `e` for empty), in the
+/// variant's numbering (the Hub position string without its side).
 pub fn board_json(pos: &Position) -> String {
     pos.to_hub()[1..].to_string()
+}
+
+/// How the page draws `variant`'s board: for each square numbered 1–32 in the
+/// variant's numbering (the order of [`board_json`]), its `number`, its `name` (`22`,
+/// or `c3` in the algebraic variants) and its `row` (0 at the top, Black's side) and
+/// `col` (0 at the left as White sees the board).
+pub fn squares_json(variant: Variant) -> Vec<Value> {
+    (1..=32u8)
+        .filter_map(|n| variant.square_numbered(n).map(|sq| (n, sq)))
+        .map(|(n, sq)| {
+            let (row, col) = variant.row_col(sq);
+            json!({"number": n, "name": variant.square_name(sq), "row": row, "col": col})
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -734,12 +769,12 @@ mod tests {
         assert!(text.contains("1... 1-5 2. 22-18"), "{text}");
         let back = loaded(text.as_bytes());
         assert_eq!((back.start(), back.moves()), (g.start(), g.moves()));
-        assert!(ShownGame::from_pdn(b"1. 22-17 *", None).is_err());
-        assert!(ShownGame::from_pdn(b"", None).is_err());
+        assert!(ShownGame::from_pdn(b"1. 22-17 *", None, Variant::Italian).is_err());
+        assert!(ShownGame::from_pdn(b"", None, Variant::Italian).is_err());
     }
 
     fn loaded(bytes: &[u8]) -> ShownGame {
-        match ShownGame::from_pdn(bytes, None) {
+        match ShownGame::from_pdn(bytes, None, Variant::Italian) {
             Ok(PdnLoad::Game(g, _)) => g,
             other => panic!("expected one game: {other:?}"),
         }
@@ -748,26 +783,39 @@ mod tests {
     #[test]
     fn several_games_offer_a_choice() {
         let text = b"[White \"A\"]\n1. 22-18 *\n\n[White \"B\"]\n1. 21-17 11-14 *\n";
-        let Ok(PdnLoad::Choose(choice)) = ShownGame::from_pdn(text, None) else {
+        let Ok(PdnLoad::Choose(choice)) = ShownGame::from_pdn(text, None, Variant::Italian) else {
             panic!("expected a choice");
         };
         assert_eq!(choice.games.len(), 2);
         assert!(choice.games[1].starts_with("2. B - ?"), "{choice:?}");
         assert_eq!(choice.numbers, [1, 2]);
         assert!(choice.warnings.is_empty());
-        let Ok(PdnLoad::Game(g, warnings)) = ShownGame::from_pdn(text, Some(1)) else {
+        let Ok(PdnLoad::Game(g, warnings)) = ShownGame::from_pdn(text, Some(1), Variant::Italian)
+        else {
             panic!("expected game 2");
         };
         assert_eq!(g.moves().len(), 2);
         assert!(warnings.is_empty());
-        let err = ShownGame::from_pdn(text, Some(2)).err().unwrap_or_default();
+        let err = ShownGame::from_pdn(text, Some(2), Variant::Italian)
+            .err()
+            .unwrap_or_default();
         assert_eq!(err, "no game 3: the PDN file holds 2");
-        let english = b"[GameType \"21\"]\n1. 22-18 *";
-        let err = ShownGame::from_pdn(english, None).err().unwrap_or_default();
+        let english = b"[GameType \"21\"]\n1. 11-15 *";
+        let err = ShownGame::from_pdn(english, None, Variant::Italian).err();
         assert_eq!(
-            err,
-            "bad PDN: no game could be read: game 1, line 1: skipped: \
-             GameType 21 is English draughts, not Italian: `21`"
+            err.unwrap_or_default(),
+            "the PDN game is English checkers; this board plays Italian draughts \
+             (start it with --variant english)"
+        );
+        let Ok(PdnLoad::Game(g, _)) = ShownGame::from_pdn(english, None, Variant::English) else {
+            panic!("an English board reads an English game");
+        };
+        assert_eq!(g.start(), Position::start_of(Variant::English));
+        let international = b"[GameType \"20\"]\n1. 32-28 *";
+        let err = ShownGame::from_pdn(international, None, Variant::Italian).err();
+        assert!(
+            err.unwrap_or_default()
+                .contains("GameType 20 is international draughts")
         );
     }
 
@@ -775,7 +823,7 @@ mod tests {
     fn faulty_games_are_listed_with_their_warnings() {
         let text = b"[White \"A\"]\n1. 22-18 *\n\n[White \"B\"]\n1. 22-17 *\n\n\
                      [White \"C\"]\n[Event \"x\"\"]\n1. 21-17 1-0\n";
-        let Ok(PdnLoad::Choose(choice)) = ShownGame::from_pdn(text, None) else {
+        let Ok(PdnLoad::Choose(choice)) = ShownGame::from_pdn(text, None, Variant::Italian) else {
             panic!("expected a choice");
         };
         assert_eq!(choice.numbers, [1, 3]);
@@ -784,12 +832,15 @@ mod tests {
         assert!(choice.warnings[0].starts_with("game 2, line 5: skipped: move 1 (White) `22-17`"));
         assert!(choice.warnings[1].starts_with("game 3, line 8: repaired: tag value ends"));
         assert_eq!(choice.summary, "2 games read (1 repaired), 1 skipped");
-        let err = ShownGame::from_pdn(text, Some(1)).err().unwrap_or_default();
+        let err = ShownGame::from_pdn(text, Some(1), Variant::Italian)
+            .err()
+            .unwrap_or_default();
         assert!(
             err.starts_with("bad PDN: game 2 was skipped: game 2, line 5"),
             "{err}"
         );
-        let Ok(PdnLoad::Game(g, warnings)) = ShownGame::from_pdn(text, Some(2)) else {
+        let Ok(PdnLoad::Game(g, warnings)) = ShownGame::from_pdn(text, Some(2), Variant::Italian)
+        else {
             panic!("expected game 3");
         };
         assert_eq!((g.moves().len(), warnings.len()), (1, 1));
@@ -809,5 +860,41 @@ mod tests {
             Some(2),
             "two paths"
         );
+    }
+
+    #[test]
+    fn a_variant_board_is_drawn_and_played_in_its_numbering() {
+        let squares = squares_json(Variant::Russian);
+        assert_eq!(squares.len(), 32);
+        assert_eq!(
+            squares[0],
+            json!({"number": 1, "name": "b8", "row": 0, "col": 1})
+        );
+        assert_eq!(
+            squares[31],
+            json!({"number": 32, "name": "g1", "row": 7, "col": 6})
+        );
+        let italian = squares_json(Variant::Italian);
+        assert_eq!(
+            italian[0],
+            json!({"number": 1, "name": "1", "row": 0, "col": 0})
+        );
+        let mut g = ShownGame::new(Position::start_of(Variant::Russian));
+        let legal = legal_json(&g.current());
+        let c3d4 = legal.iter().find(|m| m["text"] == "c3-d4");
+        let c3d4 = c3d4.unwrap_or_else(|| panic!("{legal:?}"));
+        // c3 and d4 in the English order of numbers that the board string follows.
+        assert_eq!(
+            (&c3d4["from"], &c3d4["to"], &c3d4["hub"]),
+            (&json!(22), &json!(18), &json!("c3-d4"))
+        );
+        g.play_text("c3-d4").unwrap();
+        assert_eq!(g.hub_moves_to_cursor(), ["c3-d4"]);
+        assert_eq!(
+            board_json(&g.current()).chars().nth(17),
+            Some('w'),
+            "d4 is number 18"
+        );
+        assert_eq!(g.game().rules(), DrawRules::for_variant(Variant::Russian));
     }
 }

@@ -101,7 +101,7 @@ impl Server {
             (None, false) => None,
         };
         let (engine_tx, inbox) = crossbeam_channel::unbounded();
-        let app = Arc::new(App::new(engine_tx));
+        let app = Arc::new(App::of(engine_tx, config.engine.variant));
         let worker = engine::EngineThread::new(Arc::clone(&app), config.engine, inbox);
         std::thread::spawn(move || worker.run());
         let url = page_url(&config.host, port, token.as_deref());
@@ -220,6 +220,7 @@ mod tests {
             command: vec!["x".into()],
             options: vec![],
             if_declared: vec![],
+            variant: crate::board::Variant::Italian,
         }
     }
 

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::board::{Move, Position};
 use crate::game::pdn::{PdnGame, write_pdn};
 use crate::game::{Game, Verdict};
-use crate::movegen::{hub_text, parse_move};
+use crate::movegen::{hub_text_in, parse_move};
 use crate::review::annotate::annotate;
 use crate::review::{
     Marks, PlyVerdict, curve, from_hub_men, played_score_from_lines, white_view_text,
@@ -138,7 +138,10 @@ impl Review {
         Some(ReviewSearch {
             ply,
             start: self.line.start(),
-            moves: self.moves()[..ply].iter().map(|&m| hub_text(m)).collect(),
+            moves: self.moves()[..ply]
+                .iter()
+                .map(|&m| hub_text_in(self.line.start().variant(), m))
+                .collect(),
             pos: self.line.positions()[ply],
         })
     }

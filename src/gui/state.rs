@@ -11,9 +11,9 @@ use parking_lot::Mutex;
 use serde_json::{Value, json};
 
 use super::events::Broadcaster;
-use super::game::{BoardEnding, ShownGame, board_json, legal_json};
+use super::game::{BoardEnding, ShownGame, board_json, legal_json, squares_json};
 use super::review::Review;
-use crate::board::{Color, Position};
+use crate::board::{Color, Position, Variant};
 use crate::clock::{GameClock, TimeControl};
 use crate::protocol::response::{Param, ParamType};
 
@@ -57,6 +57,8 @@ pub struct Settings {
 
 /// Everything behind the lock.
 pub struct State {
+    /// The variant the board and its engine play (`damiera gui --variant`).
+    pub variant: Variant,
     /// The game.
     pub game: ShownGame,
     /// The user's choices.
@@ -112,8 +114,14 @@ pub struct App {
 impl State {
     /// A fresh state: start position, play mode, engine plays Black, 1 s per move.
     pub fn new() -> State {
+        State::of(Variant::Italian)
+    }
+
+    /// [`State::new`] for a board of `variant`.
+    pub fn of(variant: Variant) -> State {
         State {
-            game: ShownGame::new(Position::start()),
+            variant,
+            game: ShownGame::new(Position::start_of(variant)),
             settings: Settings {
                 mode: Mode::Play,
                 engine_side: Some(Color::Black),
@@ -250,6 +258,9 @@ impl State {
         json!({
             "version": self.version,
             "revision": self.revision,
+            "variant": self.variant.name(),
+            "variant_title": self.variant.title(),
+            "squares": squares_json(self.variant),
             "fen": pos.to_fen(),
             "hub": pos.to_hub(),
             "board": board_json(&pos),
@@ -324,8 +335,13 @@ impl Default for State {
 impl App {
     /// An application whose engine thread reads `engine_tx`'s other end.
     pub fn new(engine_tx: Sender<EngineCmd>) -> App {
+        App::of(engine_tx, Variant::Italian)
+    }
+
+    /// [`App::new`] for a board of `variant`.
+    pub fn of(engine_tx: Sender<EngineCmd>, variant: Variant) -> App {
         App {
-            state: Mutex::new(State::new()),
+            state: Mutex::new(State::of(variant)),
             events: Broadcaster::default(),
             engine_tx,
         }

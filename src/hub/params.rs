@@ -4,6 +4,7 @@
 //! those of the protocol and the session: `variant`, `ponder`, `egdb-path`,
 //! `eval-file` and `draw-moves`.
 
+use crate::board::Variant;
 use crate::engine::{EngineOptions, ParameterKind};
 use crate::game::DrawRules;
 use crate::protocol::response::{Param, ParamType};
@@ -18,13 +19,16 @@ pub struct Params {
     /// The engine's options: its parameters, the weights of `eval_file` and, once the
     /// session has loaded them, the databases of `egdb_path`.
     pub engine: EngineOptions,
+    /// The game: its rules, its start position and the notation of positions and moves.
+    pub variant: Variant,
     /// The GUI will use `go ponder`.
     pub ponder: bool,
     /// Endgame database directory; empty: the default directory, used when present.
     pub egdb_path: String,
     /// Moves per side without a capture or a man move that draw the game (0: no limit);
-    /// the search scores such lines as draws.
-    pub draw_moves: u32,
+    /// the search scores such lines as draws. `None`: the variant's own rule (40 moves
+    /// Italian and English, 15 Russian, 25 Brazilian).
+    pub draw_moves: Option<u32>,
     /// The pattern evaluation's weights and the file they came from.
     pub eval_file: EvalFile,
 }
@@ -37,24 +41,35 @@ impl Default for Params {
                 weights: std::sync::Arc::clone(eval_file.weights()),
                 ..EngineOptions::default()
             },
+            variant: Variant::Italian,
             ponder: false,
             egdb_path: String::new(),
-            draw_moves: DrawRules::default().quiet_moves.unwrap_or(0),
+            draw_moves: None,
             eval_file,
         }
     }
 }
 
 impl Params {
-    /// The draw rules of the session's games (`draw-moves`).
+    /// The draw rules of the session's games: the variant's, with `draw-moves` if set.
     pub fn rules(&self) -> DrawRules {
-        DrawRules::default().with_quiet_moves(self.draw_moves)
+        let rules = DrawRules::for_variant(self.variant);
+        match self.draw_moves {
+            Some(moves) => rules.with_quiet_moves(moves),
+            None => rules,
+        }
+    }
+
+    /// The `draw-moves` value in force: the one set, or the variant's.
+    pub fn draw_moves(&self) -> u32 {
+        self.rules().quiet_moves.unwrap_or(0)
     }
 
     /// The `param` lines answering `hub`, in declaration order, with current values:
     /// `variant`, the engine's parameters, then the session's.
     pub fn declarations(&self) -> Vec<Param> {
-        let mut params = vec![declare("variant", "italian", enumeration(&["italian"]))];
+        let names = Variant::ALL.map(Variant::name);
+        let mut params = vec![declare("variant", self.variant.name(), enumeration(&names))];
         params.extend(EngineOptions::PARAMETERS.iter().map(|p| {
             let value = self.engine.get(p.name).unwrap_or_default();
             let kind = match p.kind {
@@ -67,7 +82,11 @@ impl Params {
             declare("ponder", bool_text(self.ponder), ParamType::Bool),
             declare("egdb-path", &self.egdb_path, ParamType::String),
             declare("eval-file", self.eval_file.name(), ParamType::String),
-            declare("draw-moves", &self.draw_moves.to_string(), int(DRAW_MOVES)),
+            declare(
+                "draw-moves",
+                &self.draw_moves().to_string(),
+                int(DRAW_MOVES),
+            ),
         ]);
         params
     }
@@ -79,11 +98,10 @@ impl Params {
             return Ok(());
         }
         match name {
-            "variant" if value == "italian" => {}
-            "variant" => return Err(bad(name, value, "only italian is supported")),
+            "variant" => self.variant = parse_variant(name, value)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
             "egdb-path" => self.egdb_path = value.to_string(),
-            "draw-moves" => self.draw_moves = parse_count(name, value, DRAW_MOVES)?,
+            "draw-moves" => self.draw_moves = Some(parse_count(name, value, DRAW_MOVES)?),
             "eval-file" => {
                 self.eval_file =
                     EvalFile::load(value).map_err(|e| bad(name, value, &e.to_string()))?;
@@ -133,6 +151,20 @@ fn parse_count(name: &str, value: &str, (min, max): (i64, i64)) -> Result<u32, S
             &format!("expected an integer {min}..{max}"),
         )),
     }
+}
+
+/// A variant by its exact protocol name (the declared values; no aliases).
+fn parse_variant(name: &str, value: &str) -> Result<Variant, String> {
+    Variant::ALL
+        .into_iter()
+        .find(|v| v.name() == value)
+        .ok_or_else(|| {
+            bad(
+                name,
+                value,
+                "expected italian, english, russian or brazilian",
+            )
+        })
 }
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
@@ -200,7 +232,8 @@ mod tests {
             ("contempt", "-101"),
             ("contempt", "1.5"),
             ("eval-file", "/nonexistent/weights.dmw"),
-            ("variant", "brazilian"),
+            ("variant", "international"),
+            ("variant", "Italian"),
             ("hash", "1"),
         ] {
             assert!(p.set(name, value).is_err(), "{name}={value}");
@@ -210,5 +243,28 @@ mod tests {
         assert_eq!(p.engine.multipv, 32);
         assert_eq!(p.rules().quiet_moves, None);
         assert_eq!(p.engine.contempt, -100);
+    }
+
+    #[test]
+    fn variant_picks_its_rules_unless_draw_moves_is_set() {
+        let mut p = Params::default();
+        assert_eq!(p.draw_moves(), 40);
+        assert!(p.set("variant", "russian").is_ok());
+        assert_eq!((p.variant, p.draw_moves()), (Variant::Russian, 15));
+        assert_eq!(p.rules(), DrawRules::for_variant(Variant::Russian));
+        assert!(p.set("variant", "brazilian").is_ok());
+        assert_eq!(p.draw_moves(), 25);
+        assert!(p.set("draw-moves", "50").is_ok());
+        assert!(p.set("variant", "english").is_ok());
+        assert_eq!(
+            p.draw_moves(),
+            50,
+            "a draw-moves set stays whatever the variant"
+        );
+        let first = p.declarations()[0].to_string();
+        assert!(
+            first.starts_with("param name=variant value=english"),
+            "{first}"
+        );
     }
 }

@@ -19,10 +19,11 @@ use crossbeam_channel::{Receiver, never, select, unbounded};
 
 use super::params::Params;
 use crate::board::Position;
+use crate::board::Variant;
 use crate::clock::Limits;
 use crate::engine::{Engine, EngineEvent, GoRequest, Searcher, load_databases};
 use crate::game::{DrawRules, Game};
-use crate::movegen::hub_text;
+use crate::movegen::hub_text_in;
 use crate::protocol::parser::{Command, GoMode, PositionSpec, parse_command};
 use crate::protocol::response::{Done, Id, Info, Response};
 use crate::search::score::in_men;
@@ -82,7 +83,7 @@ impl<E: Searcher> Session<E> {
     /// A session over `engine`, already configured with `params.engine`, timing
     /// `ponder-hit` with `now`. The engine's events go to [`Session::handle_event`].
     pub fn with_engine(params: Params, engine: E, now: fn() -> Instant) -> Session<E> {
-        let game = Game::with_rules(Position::start(), params.rules());
+        let game = Game::with_rules(Position::start_of(params.variant), params.rules());
         Session {
             engine,
             now,
@@ -175,11 +176,16 @@ impl<E: Searcher> Session<E> {
         match event {
             EngineEvent::Info(info) => {
                 let ranked = self.params.engine.multipv > 1;
-                out.push(Response::Info(info_response(&info, &running, ranked)))
+                out.push(Response::Info(info_response(
+                    &info,
+                    &running,
+                    ranked,
+                    self.params.variant,
+                )))
             }
             EngineEvent::Done(result) => {
                 self.running = None;
-                out.push(Response::Done(done_response(&result)));
+                out.push(Response::Done(done_response(&result, self.params.variant)));
                 if self.quitting {
                     self.finished = true;
                 } else {
@@ -237,7 +243,7 @@ impl<E: Searcher> Session<E> {
             Command::Ping => out.push(Response::Pong),
             Command::NewGame => self.engine.new_game(),
             Command::SetParam { name, value } => self.set_param(&name, &value, out),
-            Command::Pos { position, moves } => match game_of(&position, &moves, self.rules()) {
+            Command::Pos { position, moves } => match game_of(&position, &moves, &self.params) {
                 Ok(game) => self.game = game,
                 Err(reason) => out.push(error(&format!("pos: {reason}"))),
             },
@@ -293,6 +299,10 @@ impl<E: Searcher> Session<E> {
             out.push(error(&format!("set-param: {reason}")));
             return;
         }
+        if self.params.variant != before.variant {
+            // A game of another variant: its start position until the next `pos`.
+            self.game = Game::with_rules(Position::start_of(self.params.variant), self.rules());
+        }
         self.game.set_rules(self.rules());
         if self.egdb_loaded && self.params.egdb_path != before.egdb_path {
             self.load_egdb(out);
@@ -335,16 +345,17 @@ impl<E: Searcher> Session<E> {
     }
 }
 
-/// The game of `pos <spec> moves="<moves>"`: every move is checked against the position
-/// it is played in. The error names the bad position or move.
-fn game_of(spec: &PositionSpec, moves: &[String], rules: DrawRules) -> Result<Game, String> {
+/// The game of `pos <spec> moves="<moves>"` in the session's variant (its numbering
+/// for the position string, its square names for the moves): every move is checked
+/// against the position it is played in. The error names the bad position or move.
+fn game_of(spec: &PositionSpec, moves: &[String], params: &Params) -> Result<Game, String> {
+    let variant = params.variant;
     let start = match spec {
-        PositionSpec::Start => Position::start(),
-        PositionSpec::Hub(text) => {
-            Position::from_hub(text).map_err(|e| format!("bad position '{text}': {e}"))?
-        }
+        PositionSpec::Start => Position::start_of(variant),
+        PositionSpec::Hub(text) => Position::from_hub_in(variant, text)
+            .map_err(|e| format!("bad position '{text}': {e}"))?,
     };
-    Game::from_texts(start, rules, moves)
+    Game::from_texts(start, params.rules(), moves)
 }
 
 /// The answer to a line longer than [`MAX_LINE`].
@@ -380,7 +391,7 @@ pub fn limits(level: &Limits, mode: GoMode) -> Limits {
 
 /// The `info` line of an iteration (of one of its lines with MultiPV: `ranked` adds the
 /// `multipv` key); after `ponder-hit`, time counts from the hit.
-fn info_response(info: &SearchInfo, running: &Running, ranked: bool) -> Info {
+fn info_response(info: &SearchInfo, running: &Running, ranked: bool, variant: Variant) -> Info {
     let before_hit = running.hit.map_or(Duration::ZERO, |hit| {
         hit.saturating_duration_since(running.started)
     });
@@ -391,16 +402,17 @@ fn info_response(info: &SearchInfo, running: &Running, ranked: bool) -> Info {
         nodes: Some(info.nodes),
         time: Some(info.time.saturating_sub(before_hit).as_secs_f64()),
         nps: Some(info.nps() / 1e6),
-        pv: Some(info.pv.iter().map(|&m| hub_text(m)).collect()),
+        pv: Some(info.pv.iter().map(|&m| hub_text_in(variant, m)).collect()),
         multipv: ranked.then(|| u32::try_from(info.multipv).unwrap_or(u32::MAX)),
     }
 }
 
 /// `done move=<m> [ponder=<p>]`, or a plain `done` when there was no legal move.
-fn done_response(result: &SearchResult) -> Done {
+fn done_response(result: &SearchResult, variant: Variant) -> Done {
+    let text = |mv| hub_text_in(variant, mv);
     Done {
-        mv: result.best.map(hub_text),
-        ponder: result.best.and(result.ponder).map(hub_text),
+        mv: result.best.map(text),
+        ponder: result.best.and(result.ponder).map(text),
     }
 }
 

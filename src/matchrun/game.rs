@@ -13,7 +13,7 @@ use crate::clock::Instant;
 use crate::board::{Color, Move, Position};
 use crate::clock::{GameClock, Limits, TimeControl};
 use crate::game::{DrawRules, Game, Verdict};
-use crate::movegen::{hub_text, parse_move};
+use crate::movegen::{hub_text_in, parse_move};
 
 use super::stats::GameOutcome;
 use crate::game::pdn::PdnGame;
@@ -302,7 +302,8 @@ impl GameState {
             _ => None,
         };
         self.comments.push(comment);
-        self.hub_moves.push(hub_text(mv));
+        self.hub_moves
+            .push(hub_text_in(self.game.start().variant(), mv));
         self.game.play(mv);
     }
 

@@ -356,6 +356,7 @@ mod tests {
         use crate::matchrun::game::Adjudication;
         let spec = EngineSpec {
             if_declared: Vec::new(),
+            variant: crate::board::Variant::Italian,
             name: "x".into(),
             command: vec!["x".into()],
             options: vec![],

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use crate::board::Position;
+use crate::board::{Position, Variant};
 use crate::clock::Limits;
 use crate::protocol::parser::{GoMode, PositionSpec};
 use crate::protocol::response::Param;
@@ -31,6 +31,10 @@ pub struct EngineSpec {
     /// given it in `options`: the game's rules (`draw-moves`), which other engines may
     /// not know.
     pub if_declared: Vec<(String, String)>,
+    /// The game played. Italian is the Hub default, told only to an engine given
+    /// `variant` in `options`; any other is sent as `set-param name=variant`, and an
+    /// engine that does not declare that value is refused before `init`.
+    pub variant: Variant,
 }
 
 /// Why talking to an engine failed. Each ends the engine's game as a loss.
@@ -174,7 +178,8 @@ impl EngineProc {
             .filter(|(name, _)| declared(name) && !given(name))
             .cloned()
             .collect();
-        for (name, value) in spec.options.iter().chain(&offered) {
+        let variant = self.variant_param(spec)?;
+        for (name, value) in variant.iter().chain(&spec.options).chain(&offered) {
             self.send(&Command::SetParam {
                 name: name.clone(),
                 value: value.clone(),
@@ -183,6 +188,29 @@ impl EngineProc {
         self.send(&Command::Init)?;
         self.wait_for(Instant::now() + timeout, |r| matches!(r, Response::Ready))?;
         Ok(())
+    }
+
+    /// The `variant` pair to send first, if the game is not Italian; an error when the
+    /// engine does not declare that variant among its `variant` values.
+    fn variant_param(&self, spec: &EngineSpec) -> Result<Option<(String, String)>, EngineFailure> {
+        if spec.variant == Variant::Italian {
+            return Ok(None);
+        }
+        let name = spec.variant.name();
+        let declared = self.params.iter().find(|p| p.name == "variant");
+        let plays = declared.is_some_and(|p| match &p.kind {
+            Some(crate::protocol::response::ParamType::Enum { values }) => {
+                values.iter().any(|v| v == name)
+            }
+            _ => p.value == name,
+        });
+        if !plays {
+            return Err(EngineFailure::Protocol(format!(
+                "the engine does not declare variant {name} (its variant parameter: {})",
+                declared.map_or_else(|| "none".to_string(), |p| p.to_string())
+            )));
+        }
+        Ok(Some(("variant".to_string(), name.to_string())))
     }
 
     /// Keeps a declaration; a name declared twice keeps its last declaration.
@@ -442,6 +470,7 @@ mod tests {
     fn missing_program_is_a_spawn_failure() {
         let spec = EngineSpec {
             if_declared: Vec::new(),
+            variant: Variant::Italian,
             name: "none".into(),
             command: vec!["/nonexistent/damiera-engine".into()],
             options: vec![],

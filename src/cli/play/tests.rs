@@ -263,3 +263,58 @@ fn hint_shows_the_top_three_moves() {
     let (text, _) = feed(&mut g, &["hint"]);
     assert!(!text.contains("Best moves:"), "{text}");
 }
+
+#[test]
+fn resign_ends_the_game_until_undo_or_new() {
+    let (mut g, _) = game(START, Color::White);
+    let (text, _) = feed(&mut g, &["resign"]);
+    assert!(
+        text.contains("Game over: White resigns, Black wins. Damiera wins."),
+        "{text}"
+    );
+    assert_eq!(g.agreed(), Some(Agreed::Resigned(Color::White)));
+    let (text, _) = feed(&mut g, &["22-19"]);
+    assert!(text.contains("Game over"), "{text}");
+    assert_eq!(g.game().plies(), 0, "no move after a resignation");
+    let (_, _) = feed(&mut g, &["new"]);
+    assert_eq!(g.agreed(), None);
+}
+
+#[test]
+fn draw_offers_follow_the_engines_score() {
+    // White (the person) has a lone king against three black kings: Black (Damiera)
+    // wins and declines.
+    let (mut g, _) = game("W:WK29:BK1,K2,K3", Color::White);
+    let (text, _) = feed(&mut g, &["draw"]);
+    assert!(text.contains("Damiera declines the draw"), "{text}");
+    assert_eq!(g.agreed(), None);
+    // The person has three kings against one: Damiera accepts at once.
+    let (mut g, _) = game("W:WK29,K30,K31:BK1", Color::White);
+    let (text, _) = feed(&mut g, &["draw"]);
+    assert!(text.contains("Damiera accepts the draw"), "{text}");
+    assert!(text.contains("Game over: draw agreed."), "{text}");
+    assert_eq!(g.agreed(), Some(Agreed::Draw));
+    assert!(crate::engine::accepts_draw(0) && crate::engine::accepts_draw(-300));
+    assert!(!crate::engine::accepts_draw(
+        crate::engine::DRAW_ACCEPT_MAX + 1
+    ));
+}
+
+#[test]
+fn russian_game_takes_algebraic_moves() {
+    let start = Position::start_of(Variant::Russian);
+    let mut g = ConsoleGame::new(
+        start,
+        Some(Color::White),
+        Think::Depth(2),
+        ConsoleGame::default_engine().unwrap(),
+    );
+    let mut out = Vec::new();
+    g.begin(&mut out).expect("write to a Vec");
+    let text = String::from_utf8_lossy(&out).into_owned();
+    assert!(text.contains("Russian draughts"), "{text}");
+    assert!(text.contains("c3-d4") && text.contains("g3-h4"), "{text}");
+    let (text, _) = feed(&mut g, &["c3-d4"]);
+    assert_eq!(g.move_texts()[0], "c3-d4", "{text}");
+    assert_eq!(g.game().plies(), 2, "{text}");
+}
