@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use super::{Checked, ensure};
+use damiera::board::Variant;
 use damiera::egdb::store::{TableFile, fnv1a, table_bytes};
 use damiera::egdb::value::{Code, Outcome};
 use damiera::egdb::{ClassIndex, Material, SolvedTable};
@@ -64,7 +65,11 @@ fn original(name: &'static str, longest: u16) -> Option<Original> {
             .encode()
         })
         .collect();
-    let table = SolvedTable { index, values };
+    let table = SolvedTable {
+        variant: Variant::Italian,
+        index,
+        values,
+    };
     let bytes = table_bytes(&table, &table.stats(), BLOCK).ok()?;
     Some(Original {
         name,

@@ -1,16 +1,16 @@
 //! `damiera egdb build|verify|info|probe`: the endgame databases from the command line.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::board::Position;
+use crate::board::{Position, Variant};
 use crate::egdb::{self, BuildEvent, Egdb, Material, Outcome};
 
-use super::CliError;
+use super::{CliError, VariantArg};
 
 /// Arguments of `egdb`.
 #[derive(Args, Debug)]
@@ -20,17 +20,27 @@ pub struct EgdbArgs {
     pub action: EgdbAction,
 }
 
-/// Where the databases live (default: `$XDG_DATA_HOME/damiera/egdb`).
+/// Which game's databases, and where they live (default: `$XDG_DATA_HOME/damiera/egdb`
+/// for Italian, its subdirectory named by the variant for the others).
 #[derive(Args, Debug, Clone)]
 pub struct DirArg {
-    /// Database directory [default: $XDG_DATA_HOME/damiera/egdb, i.e. ~/.local/share/damiera/egdb].
+    /// Database directory [default: $XDG_DATA_HOME/damiera/egdb, i.e. ~/.local/share/damiera/egdb, for Italian; egdb/english, egdb/russian, egdb/brazilian below it for the others].
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// The variant whose databases these are.
+    #[command(flatten)]
+    pub variant: VariantArg,
 }
 
 impl DirArg {
     fn path(&self) -> PathBuf {
-        self.dir.clone().unwrap_or_else(egdb::default_dir)
+        self.dir
+            .clone()
+            .unwrap_or_else(|| egdb::default_dir(self.variant()))
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant.variant
     }
 }
 
@@ -116,17 +126,17 @@ pub fn run(args: &EgdbArgs, out: &mut impl Write) -> Result<(), CliError> {
             dir,
             threads,
             class,
-        } => build(*pieces, *class, &dir.path(), threads_or_all(*threads), out),
-        EgdbAction::Verify { dir, threads } => verify(&dir.path(), threads_or_all(*threads), out),
-        EgdbAction::Info { dir } => info(&dir.path(), out).map_err(io),
-        EgdbAction::Probe { dir, positions } => probe(&dir.path(), positions, out),
+        } => build(*pieces, *class, dir, threads_or_all(*threads), out),
+        EgdbAction::Verify { dir, threads } => verify(dir, threads_or_all(*threads), out),
+        EgdbAction::Info { dir } => info(dir, out).map_err(io),
+        EgdbAction::Probe { dir, positions } => probe(dir, positions, out),
         EgdbAction::Sample {
             dir,
             pieces,
             count,
             min_plies,
             seed,
-        } => sample(&dir.path(), *pieces, *count, *min_plies, *seed, out),
+        } => sample(dir, *pieces, *count, *min_plies, *seed, out),
     }
 }
 
@@ -154,10 +164,11 @@ fn parse_class(text: &str) -> Result<Material, String> {
 fn build(
     pieces: u32,
     class: Option<Material>,
-    dir: &Path,
+    dirs: &DirArg,
     threads: usize,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
+    let dir = &dirs.path();
     if let Some(c) = class
         && c.pieces() > pieces
     {
@@ -207,7 +218,7 @@ fn build(
             }
         }
     };
-    let result = egdb::build_classes(pieces, class, dir, threads, &on_event);
+    let result = egdb::build_classes(pieces, dirs.variant(), class, dir, threads, &on_event);
     bar.finish_and_clear();
     let summary = match result {
         Ok(s) => s,
@@ -220,7 +231,8 @@ fn build(
     }
     writeln!(
         out,
-        "egdb build: {} pieces, {} classes built, {} kept, {} positions, {} bytes on disk, {:.1} s, peak memory {} MiB, {}",
+        "egdb build: {} {} pieces, {} classes built, {} kept, {} positions, {} bytes on disk, {:.1} s, peak memory {} MiB, {}",
+        dirs.variant().name(),
         pieces,
         summary.built,
         summary.kept,
@@ -235,7 +247,8 @@ fn build(
     .map_err(io)
 }
 
-fn verify(dir: &Path, threads: usize, out: &mut impl Write) -> Result<(), CliError> {
+fn verify(dirs: &DirArg, threads: usize, out: &mut impl Write) -> Result<(), CliError> {
+    let dir = &dirs.path();
     let io = |e: std::io::Error| CliError(format!("writing output: {e}"));
     let bar = progress_bar(0);
     let on_class = |m: Material, n: u64| {
@@ -243,15 +256,17 @@ fn verify(dir: &Path, threads: usize, out: &mut impl Write) -> Result<(), CliErr
         bar.set_length(bar.length().unwrap_or(0) + n);
     };
     let progress = |n| bar.inc(n);
-    let report = egdb::verify_dir(dir, threads, &on_class, &progress).map_err(CliError)?;
+    let report =
+        egdb::verify_dir(dir, dirs.variant(), threads, &on_class, &progress).map_err(CliError)?;
     bar.finish_and_clear();
     for p in &report.problems {
         writeln!(out, "bad: {p}").map_err(io)?;
     }
     writeln!(
         out,
-        "egdb verify: {} classes sound, {} problems",
+        "egdb verify: {} classes of {} sound, {} problems",
         report.sound,
+        dirs.variant().name(),
         report.problems.len()
     )
     .map_err(io)?;
@@ -270,8 +285,9 @@ fn verify(dir: &Path, threads: usize, out: &mut impl Write) -> Result<(), CliErr
     }
 }
 
-fn info(dir: &Path, out: &mut impl Write) -> std::io::Result<()> {
-    let db = match Egdb::open(dir, 1) {
+fn info(dirs: &DirArg, out: &mut impl Write) -> std::io::Result<()> {
+    let dir = &dirs.path();
+    let db = match Egdb::open_for(dir, dirs.variant(), 1) {
         Ok(db) => db,
         Err(e) => return writeln!(out, "{e}"),
     };
@@ -320,13 +336,21 @@ fn info(dir: &Path, out: &mut impl Write) -> std::io::Result<()> {
             )?;
         }
     }
-    writeln!(out, "{} classes in {}", db.class_count(), dir.display())
+    writeln!(
+        out,
+        "{} classes of {} in {}",
+        db.class_count(),
+        dirs.variant().name(),
+        dir.display()
+    )
 }
 
-fn probe(dir: &Path, positions: &[String], out: &mut impl Write) -> Result<(), CliError> {
-    let db = Egdb::open(dir, egdb::probe::DEFAULT_CACHE_MIB).map_err(CliError)?;
+fn probe(dirs: &DirArg, positions: &[String], out: &mut impl Write) -> Result<(), CliError> {
+    let variant = dirs.variant();
+    let db =
+        Egdb::open_for(&dirs.path(), variant, egdb::probe::DEFAULT_CACHE_MIB).map_err(CliError)?;
     let mut answer = |text: &str| -> Result<(), CliError> {
-        let pos = Position::parse(text.trim())
+        let pos = Position::parse_in(variant, text.trim())
             .map_err(|e| CliError(format!("bad position '{}': {e}", text.trim())))?;
         let line = match db.probe(&pos) {
             Some(o) => outcome_text(o),
@@ -350,14 +374,15 @@ fn probe(dir: &Path, positions: &[String], out: &mut impl Write) -> Result<(), C
 }
 
 fn sample(
-    dir: &Path,
+    dirs: &DirArg,
     pieces: u32,
     count: u64,
     min_plies: u16,
     seed: u64,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let db = Egdb::open(dir, egdb::probe::DEFAULT_CACHE_MIB).map_err(CliError)?;
+    let (dir, variant) = (&dirs.path(), dirs.variant());
+    let db = Egdb::open_for(dir, variant, egdb::probe::DEFAULT_CACHE_MIB).map_err(CliError)?;
     let classes: Vec<Material> = db
         .materials()
         .into_iter()
@@ -387,7 +412,7 @@ fn sample(
         let m = classes[(next() % classes.len() as u64) as usize];
         let index = egdb::ClassIndex::new(m);
         let c = index.unindex(next() % index.size);
-        let mut pos = c.position();
+        let mut pos = c.position(variant);
         if next() % 2 == 1 {
             pos = flip(&pos);
         }
@@ -423,7 +448,7 @@ fn flip(pos: &Position) -> Position {
             ))
         })
         .collect();
-    Position::from_pieces(&pieces, Color::Black)
+    Position::from_pieces(&pieces, Color::Black).with_variant(pos.variant())
 }
 
 /// `win N`, `loss N` or `draw`.

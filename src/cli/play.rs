@@ -833,7 +833,8 @@ pub fn run(
     let engine = Thinker::new(EngineOptions {
         tt_mib: TT_MIB,
         weights: std::sync::Arc::clone(eval.weights()),
-        egdb: load_databases(args.egdb_path.as_deref()).map_err(std::io::Error::other)?,
+        egdb: load_databases(args.egdb_path.as_deref(), start.variant())
+            .map_err(std::io::Error::other)?,
         ..EngineOptions::default()
     })
     .map_err(std::io::Error::other)?;

@@ -15,9 +15,14 @@
 //! 3. Black kings among the squares still empty.
 //!
 //! Every index of `0..size` is one legal placement and every placement has one index.
+//!
+//! The index is the same in every variant: all of them keep men off their crowning row
+//! at rest (a Brazilian man that passes it during a capture ends elsewhere), none of
+//! them treats men and kings differently here, and the colour flip is the same game in
+//! each (their rules are the same for both sides; only who moves first differs).
 
 use crate::board::bitboard::Bitboard;
-use crate::board::{Color, Position};
+use crate::board::{Color, Position, Variant};
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 32`.
 const BINOMIAL: [[u64; 33]; 33] = {
@@ -239,12 +244,14 @@ impl Canonical {
         }
     }
 
-    /// The position, White to move.
-    pub fn position(&self) -> Position {
+    /// The position, White to move, under the rules of `variant` (the table form is the
+    /// same in every variant: they all play on the internal board, see
+    /// [`crate::board::Variant`]).
+    pub fn position(&self, variant: Variant) -> Position {
         let white = sparse(self.white_men | self.white_kings);
         let black = sparse(self.black_men | self.black_kings);
         let kings = sparse(self.white_kings | self.black_kings);
-        Position::from_sets(white, black, kings, Color::White)
+        Position::from_sets(white, black, kings, Color::White).with_variant(variant)
     }
 }
 
@@ -534,7 +541,7 @@ mod tests {
             c.material().flipped(),
             Canonical::of(&pos.with_side(Color::White)).material()
         );
-        let back = Canonical::of(&c.position().with_side(Color::Black));
+        let back = Canonical::of(&c.position(Variant::Italian).with_side(Color::Black));
         assert_eq!(back, Canonical::of(&pos.with_side(Color::White)));
     }
 }

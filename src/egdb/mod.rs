@@ -55,12 +55,23 @@ pub use index::{ClassIndex, Material};
 pub use probe::Egdb;
 pub use value::Outcome;
 
+use crate::board::Variant;
 use crate::movegen::{MoveList, generate_into};
 use store::TableFile;
 
-/// The default directory: `$XDG_DATA_HOME/damiera/egdb`, else
-/// `~/.local/share/damiera/egdb`; on Windows `%LOCALAPPDATA%\damiera\egdb`.
-pub fn default_dir() -> PathBuf {
+/// The default directory of a variant's databases: for Italian `$XDG_DATA_HOME/damiera/egdb`,
+/// else `~/.local/share/damiera/egdb` (on Windows `%LOCALAPPDATA%\damiera\egdb`), as
+/// before there were other variants; for the others the subdirectory of that named by the
+/// variant (`.../damiera/egdb/russian`).
+pub fn default_dir(variant: Variant) -> PathBuf {
+    let italian = default_italian_dir();
+    match variant {
+        Variant::Italian => italian,
+        other => italian.join(other.name()),
+    }
+}
+
+fn default_italian_dir() -> PathBuf {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     let base = if cfg!(windows) {
         var("LOCALAPPDATA").map(PathBuf::from)
@@ -74,15 +85,16 @@ pub fn default_dir() -> PathBuf {
         .join("egdb")
 }
 
-/// The databases an engine plays with: those in `dir` when given (an error if it cannot
-/// be read), else those in [`default_dir`] when it exists (none otherwise).
-pub fn load(dir: Option<&Path>) -> Result<Option<Egdb>, String> {
+/// The databases an engine plays `variant` with: those in `dir` when given (an error if
+/// it cannot be read or holds another variant's tables), else those in [`default_dir`]
+/// when it exists (none otherwise).
+pub fn load(dir: Option<&Path>, variant: Variant) -> Result<Option<Egdb>, String> {
     match dir {
-        Some(d) => Egdb::open(d, probe::DEFAULT_CACHE_MIB).map(Some),
+        Some(d) => Egdb::open_for(d, variant, probe::DEFAULT_CACHE_MIB).map(Some),
         None => {
-            let d = default_dir();
+            let d = default_dir(variant);
             if d.is_dir() {
-                Egdb::open(&d, probe::DEFAULT_CACHE_MIB).map(Some)
+                Egdb::open_for(&d, variant, probe::DEFAULT_CACHE_MIB).map(Some)
             } else {
                 Ok(None)
             }
@@ -134,21 +146,24 @@ pub struct BuildSummary {
     pub peak_mib: Option<u64>,
 }
 
-/// Builds every class of up to `pieces` pieces into `dir`, keeping sound files already
-/// there. Each class is checked against its successors before it is written.
+/// Builds every class of up to `pieces` pieces of `variant` into `dir`, keeping sound
+/// files already there. Each class is checked against its successors before it is
+/// written. A directory holding another variant's tables is an error.
 pub fn build_all(
     pieces: u32,
+    variant: Variant,
     dir: &Path,
     threads: usize,
     on_event: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<BuildSummary, String> {
-    build_classes(pieces, None, dir, threads, on_event)
+    build_classes(pieces, variant, None, dir, threads, on_event)
 }
 
 /// Like [`build_all`]; with `only`, solves just that class and its colour flip, reading
 /// the classes it depends on from `dir` (one job of a distributed build).
 pub fn build_classes(
     pieces: u32,
+    variant: Variant,
     only: Option<Material>,
     dir: &Path,
     threads: usize,
@@ -156,6 +171,7 @@ pub fn build_classes(
 ) -> Result<BuildSummary, String> {
     let start = Instant::now();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Egdb::open_for(dir, variant, 1)?;
     let classes = Material::all_up_to(pieces);
     let positions = classes.iter().map(|&m| ClassIndex::new(m).size).sum();
     on_event(BuildEvent::Plan {
@@ -171,7 +187,11 @@ pub fn build_classes(
         let pair = pair_of(m);
         let kept: Option<Vec<TableFile>> = pair
             .iter()
-            .map(|&c| TableFile::open(&store::table_path(dir, c)).ok())
+            .map(|&c| {
+                TableFile::open(&store::table_path(dir, c))
+                    .ok()
+                    .filter(|f| f.header.variant == variant)
+            })
             .collect();
         let wanted = only.is_none_or(|o| pair.contains(&o));
         if kept.is_none() && !wanted {
@@ -189,7 +209,7 @@ pub fn build_classes(
         }
         on_event(BuildEvent::Start(m));
         let progress = |n| on_event(BuildEvent::Progress(n / 2));
-        let tables = build::solve(m, &solved, threads, &progress)?;
+        let tables = build::solve(m, variant, &solved, threads, &progress)?;
         for t in tables {
             solved.insert(t);
         }
@@ -270,7 +290,7 @@ fn check_position(
     c: &index::Canonical,
     moves: &mut MoveList,
 ) -> Result<(), String> {
-    let pos = c.position();
+    let pos = c.position(table.variant);
     generate_into(&pos, moves);
     let mut best: Option<Outcome> = None;
     for &mv in moves.iter() {
@@ -302,14 +322,16 @@ pub struct VerifyReport {
     pub problems: Vec<String>,
 }
 
-/// Re-checks every stored value of every class in `dir` against its successors.
+/// Re-checks every stored value of every class in `dir` against its successors under the
+/// rules of `variant` (its move generator); a directory of another variant is an error.
 pub fn verify_dir(
     dir: &Path,
+    variant: Variant,
     threads: usize,
     on_class: &(dyn Fn(Material, u64) + Sync),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<VerifyReport, String> {
-    let db = Egdb::open(dir, 1)?;
+    let db = Egdb::open_for(dir, variant, 1)?;
     let mut report = VerifyReport::default();
     let mut solved = Solved::new();
     let materials = db.materials();
@@ -320,7 +342,12 @@ pub fn verify_dir(
             }
             let path = store::table_path(dir, c);
             match TableFile::open(&path).and_then(|f| f.read_all()) {
-                Ok(t) => solved.insert(t),
+                Ok(t) if t.variant == variant => solved.insert(t),
+                Ok(t) => report.problems.push(format!(
+                    "{}: a {} table",
+                    path.display(),
+                    t.variant.title()
+                )),
                 Err(e) => report.problems.push(e),
             }
         }

@@ -8,9 +8,9 @@ use std::sync::{Arc, OnceLock};
 use parking_lot::Mutex;
 
 use super::index::{Canonical, Material};
-use super::store::{BLOCK_POSITIONS, TableFile, TableSource};
+use super::store::{BLOCK_POSITIONS, TableFile, TableSource, header_variant, peek_variant};
 use super::value::{Code, Outcome};
-use crate::board::Position;
+use crate::board::{Position, Variant};
 
 /// `Egdb::class_index` entry of a material without a file.
 const NO_CLASS: u16 = u16::MAX;
@@ -52,9 +52,12 @@ impl BlockCache {
     }
 }
 
-/// The endgame databases of one directory.
+/// The endgame databases of one directory, all of one variant: they answer only for
+/// positions of that variant.
 pub struct Egdb {
     dir: PathBuf,
+    /// The variant of the files (`None` when there are none).
+    variant: Option<Variant>,
     /// The class files found.
     classes: Vec<ClassSlot>,
     /// Index into `classes` by [`Material::slot`] ([`NO_CLASS`]: none), so that a probe
@@ -70,27 +73,29 @@ impl std::fmt::Debug for Egdb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Egdb({}, {} classes)",
+            "Egdb({}, {}, {} classes)",
             self.dir.display(),
+            self.variant.map_or("no variant", Variant::name),
             self.materials.len()
         )
     }
 }
 
 impl Egdb {
-    /// Finds the table files in `dir` (their contents are checked when first probed).
-    /// A missing or unreadable directory is an error.
+    /// Finds the table files in `dir` and reads the variant from their headers (the rest
+    /// of each file is checked when first probed). A missing or unreadable directory,
+    /// or files of more than one variant, are errors.
     pub fn open(dir: &Path, cache_mib: usize) -> Result<Egdb, String> {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("endgame databases: {}: {e}", dir.display()))?;
         let files = entries.flatten().map(|e| (e.path(), None)).collect();
-        Ok(Egdb::from_files(dir, files, cache_mib))
+        Egdb::from_files(dir, files, cache_mib)
     }
 
     /// Databases given as table files in memory, each with its file name
     /// (`<class>.egdb`); the same checks as [`Egdb::open`]'s when first probed. For the
     /// browser build, which fetches the files.
-    pub fn from_memory(files: Vec<(String, Vec<u8>)>, cache_mib: usize) -> Egdb {
+    pub fn from_memory(files: Vec<(String, Vec<u8>)>, cache_mib: usize) -> Result<Egdb, String> {
         let files = files
             .into_iter()
             .map(|(name, bytes)| (PathBuf::from(name), Some(Arc::from(bytes))))
@@ -98,10 +103,15 @@ impl Egdb {
         Egdb::from_files(Path::new("(memory)"), files, cache_mib)
     }
 
-    fn from_files(dir: &Path, files: Vec<(PathBuf, Option<Arc<[u8]>>)>, cache_mib: usize) -> Egdb {
+    fn from_files(
+        dir: &Path,
+        files: Vec<(PathBuf, Option<Arc<[u8]>>)>,
+        cache_mib: usize,
+    ) -> Result<Egdb, String> {
         let mut classes: Vec<ClassSlot> = Vec::new();
         let mut class_index = vec![NO_CLASS; Material::SLOTS].into_boxed_slice();
         let mut materials = Vec::new();
+        let mut variant: Option<(Variant, PathBuf)> = None;
         for (path, memory) in files {
             if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
                 continue;
@@ -113,6 +123,26 @@ impl Egdb {
             else {
                 continue;
             };
+            let peeked = match &memory {
+                Some(bytes) => bytes.get(..64).and_then(|head| header_variant(head).ok()),
+                None => peek_variant(&path),
+            };
+            if let Some(v) = peeked {
+                match &variant {
+                    Some((known, first)) if *known != v => {
+                        return Err(format!(
+                            "endgame databases: {} mixes variants: {} is for {}, {} for {}",
+                            dir.display(),
+                            first.display(),
+                            known.title(),
+                            path.display(),
+                            v.title()
+                        ));
+                    }
+                    Some(_) => {}
+                    None => variant = Some((v, path.clone())),
+                }
+            }
             let id = materials.len() as u64;
             materials.push(m);
             let slot = ClassSlot {
@@ -138,14 +168,35 @@ impl Egdb {
         let max_pieces = materials.iter().map(|m| m.pieces()).max().unwrap_or(0);
         // No class, nothing to cache: the smallest cache (1 MiB of blocks).
         let cache = BlockCache::new(if classes.is_empty() { 0 } else { cache_mib });
-        Egdb {
+        Ok(Egdb {
             dir: dir.to_path_buf(),
+            variant: variant.map(|(v, _)| v),
             classes,
             class_index,
             materials,
             max_pieces,
             cache,
+        })
+    }
+
+    /// [`Egdb::open`], refusing files of another variant than `variant` with an error
+    /// that names both (a directory without table files opens, and answers nothing).
+    pub fn open_for(dir: &Path, variant: Variant, cache_mib: usize) -> Result<Egdb, String> {
+        let db = Egdb::open(dir, cache_mib)?;
+        match db.variant {
+            Some(v) if v != variant => Err(format!(
+                "endgame databases: {} holds {} tables, not {}",
+                dir.display(),
+                v.title(),
+                variant.title()
+            )),
+            _ => Ok(db),
         }
+    }
+
+    /// The variant of the files (`None` when there are none).
+    pub fn variant(&self) -> Option<Variant> {
+        self.variant
     }
 
     /// The class file of `m`, if there is one.
@@ -189,7 +240,16 @@ impl Egdb {
                 .and_then(|f| TableFile::from_source(TableSource::File(f), &slot.path)),
         };
         let file = slot.file.get_or_init(|| match open() {
-            Ok(f) => Some(f),
+            Ok(f) if Some(f.header.variant) == self.variant => Some(f),
+            Ok(f) => {
+                eprintln!(
+                    "endgame databases: {}: a {} table among {} ones; this class is not used",
+                    slot.path.display(),
+                    f.header.variant.title(),
+                    self.variant.map_or("no", Variant::title)
+                );
+                None
+            }
             Err(e) => {
                 eprintln!("endgame databases: {e}; this class is not used");
                 None
@@ -198,10 +258,14 @@ impl Egdb {
         file.as_ref()
     }
 
-    /// The value of `pos` for the side to move, when its class is present and sound.
-    /// A side to move without pieces has lost. Never a wrong answer: a bad block is
-    /// reported once and its class is dropped.
+    /// The value of `pos` for the side to move, when its class is present and sound and
+    /// `pos` is of the databases' variant. A side to move without pieces has lost. Never
+    /// a wrong answer: a bad block is reported once and its class is dropped; a position
+    /// of another variant is never looked up.
     pub fn probe(&self, pos: &Position) -> Option<Outcome> {
+        if self.variant != Some(pos.variant()) {
+            return None;
+        }
         let c = Canonical::of(pos);
         let m = c.material();
         if m.white_men + m.white_kings == 0 {

@@ -4,19 +4,26 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "DAMIEGDB"
-//!      8     4  format version (1), little-endian like every field
+//!      8     4  format version (2), little-endian like every field
 //!     12     4  class: white men, white kings, black men, black kings (White to move)
 //!     16     8  positions
 //!     24     4  positions per block
 //!     28     4  blocks (n)
 //!     32    24  wins, losses, draws (u64 each)
 //!     56     4  longest win, longest loss (plies, u16 each)
-//!     60     4  bytes per value: 1 when every value of the class fits a byte, else 2
+//!     60     1  bytes per value: 1 when every value of the class fits a byte, else 2
+//!     61     1  variant: 0 Italian, 1 English, 2 Russian, 3 Brazilian
+//!     62     2  zero
 //!     64  8n+8  block offsets from the start of the data (the last one is the data size)
 //!          8n   FNV-1a 64 checksum of each compressed block
 //!           8   FNV-1a 64 checksum of all bytes before it
 //!             then the zstd-compressed blocks of values (see `super::value`).
 //! ```
+//!
+//! Version 1 (the Italian tables of earlier builds) is the same with bytes 60–63 one
+//! little-endian `u32` of the bytes per value: its variant byte is zero, Italian, so such
+//! files are read as they are. A file of another variant is refused by earlier builds
+//! (its version is 2).
 
 use std::fs::File;
 use std::io::Write;
@@ -25,11 +32,12 @@ use std::path::{Path, PathBuf};
 use super::build::{SolvedTable, TableStats};
 use super::index::{ClassIndex, Material};
 use super::value::{Code, from_byte, to_byte};
+use crate::board::Variant;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"DAMIEGDB";
-/// Format version written and accepted.
-pub const VERSION: u32 = 1;
+/// Format version written (version 1, Italian only, is read too).
+pub const VERSION: u32 = 2;
 /// Positions per compressed block when writing (readers take the size from the header):
 /// small enough that a probe missing the cache decompresses little, large enough to
 /// compress well.
@@ -139,7 +147,7 @@ fn encode_table(
 ) -> Result<(Vec<u8>, Vec<Vec<u8>>), String> {
     let m = table.index.material;
     let narrow: Option<Vec<u8>> = table.values.iter().map(|&c| to_byte(c)).collect();
-    let value_bytes: u32 = if narrow.is_some() { 1 } else { 2 };
+    let value_bytes: u8 = if narrow.is_some() { 1 } else { 2 };
     let raw: Vec<u8> =
         narrow.unwrap_or_else(|| table.values.iter().flat_map(|c| c.to_le_bytes()).collect());
     let blocks: Vec<Vec<u8>> = raw
@@ -159,7 +167,7 @@ fn encode_table(
     }
     head.extend_from_slice(&stats.longest_win.to_le_bytes());
     head.extend_from_slice(&stats.longest_loss.to_le_bytes());
-    head.extend_from_slice(&value_bytes.to_le_bytes());
+    head.extend_from_slice(&[value_bytes, variant_code(table.variant), 0, 0]);
     let mut offset = 0u64;
     head.extend_from_slice(&offset.to_le_bytes());
     for b in &blocks {
@@ -275,9 +283,48 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::R
     Ok(())
 }
 
+/// The variant's byte in a header.
+fn variant_code(v: Variant) -> u8 {
+    v as u8
+}
+
+/// The variant of a header's byte.
+fn variant_of_code(code: u8) -> Option<Variant> {
+    Variant::ALL.into_iter().find(|&v| variant_code(v) == code)
+}
+
+/// The variant a table file is for, from its first 64 bytes, without checking the rest
+/// (`None` when they are not the start of a table file this build reads).
+pub fn peek_variant(path: &Path) -> Option<Variant> {
+    use std::io::Read;
+    let mut file = File::open(path).ok()?;
+    let mut head = [0u8; HEADER_LEN];
+    file.read_exact(&mut head).ok()?;
+    header_variant(&head).ok()
+}
+
+/// The variant of a header (at least 64 bytes) whose magic and version are right.
+pub(crate) fn header_variant(head: &[u8]) -> Result<Variant, String> {
+    if head.len() < 64 || &head[..8] != MAGIC {
+        return Err("not a Damiera endgame table".into());
+    }
+    let version = le_u32(head, 8);
+    if version != 1 && version != VERSION {
+        return Err(format!(
+            "format version {version}, this build reads 1 and {VERSION}"
+        ));
+    }
+    if head[62..64] != [0, 0] || (version == 1 && head[61] != 0) {
+        return Err("bad value width in header".into());
+    }
+    variant_of_code(head[61]).ok_or_else(|| format!("unknown variant {} in header", head[61]))
+}
+
 /// The header of a table file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The rules the table was solved under.
+    pub variant: Variant,
     /// The class.
     pub material: Material,
     /// Positions.
@@ -339,15 +386,7 @@ impl<S: ReadAt> TableFile<S> {
         let mut head = vec![0u8; HEADER_LEN];
         file.read_exact_at(&mut head, 0)
             .map_err(|_| bad("truncated header"))?;
-        if &head[..8] != MAGIC {
-            return Err(bad("not a Damiera endgame table"));
-        }
-        let version = le_u32(&head, 8);
-        if version != VERSION {
-            return Err(bad(&format!(
-                "format version {version}, this build reads {VERSION}"
-            )));
-        }
+        let variant = header_variant(&head).map_err(|e| bad(&e))?;
         let material = Material {
             white_men: head[12],
             white_kings: head[13],
@@ -380,7 +419,7 @@ impl<S: ReadAt> TableFile<S> {
             longest_win: le_u16(&head, 56),
             longest_loss: le_u16(&head, 58),
         };
-        let value_bytes = le_u32(&head, 60) as usize;
+        let value_bytes = head[60] as usize;
         if value_bytes != 1 && value_bytes != 2 {
             return Err(bad("bad value width in header"));
         }
@@ -412,6 +451,7 @@ impl<S: ReadAt> TableFile<S> {
             file,
             path: path.to_path_buf(),
             header: Header {
+                variant,
                 material,
                 positions,
                 stats,
@@ -470,6 +510,7 @@ impl<S: ReadAt> TableFile<S> {
             values.extend_from_slice(&self.read_block(b)?);
         }
         Ok(SolvedTable {
+            variant: self.header.variant,
             index: self.index.clone(),
             values,
         })
@@ -488,7 +529,11 @@ mod tests {
         let values: Vec<Code> = (0..index.size)
             .map(|i| Outcome::Win(1 + 2 * (i as u16 % 400)).encode())
             .collect();
-        let table = SolvedTable { index, values };
+        let table = SolvedTable {
+            variant: Variant::Russian,
+            index,
+            values,
+        };
         let dir = std::env::temp_dir().join(format!("damiera-store-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let stats = table.stats();
@@ -496,6 +541,7 @@ mod tests {
         write_table(&dir, &table, &stats).unwrap();
         let file = TableFile::open(&table_path(&dir, m)).unwrap();
         assert_eq!(file.value_bytes, 2);
+        assert_eq!(file.header.variant, Variant::Russian);
         assert_eq!(file.header.stats, stats);
         assert_eq!(file.read_all().unwrap().values, table.values);
         let _ = std::fs::remove_dir_all(&dir);
@@ -510,7 +556,11 @@ mod tests {
         let index = ClassIndex::new(m);
         use super::super::value::Outcome;
         let values = vec![Outcome::Draw.encode(); index.size as usize];
-        let table = SolvedTable { index, values };
+        let table = SolvedTable {
+            variant: Variant::Italian,
+            index,
+            values,
+        };
         let mut bytes = table_bytes(&table, &table.stats(), 1024).unwrap();
         bytes[12..16].copy_from_slice(&[11, 0, 11, 0]);
         let err = TableFile::from_source(&bytes[..], Path::new("0101.egdb"))

@@ -27,10 +27,15 @@ use crate::egdb::Egdb;
 use crate::game::Game;
 use crate::search::{SearchControl, SearchInfo, SearchResult, TranspositionTable};
 
-/// The endgame databases of `dir` (or of the default directory when `None`), shared, for
-/// [`EngineOptions::egdb`]; `Ok(None)` when there are none.
-pub fn load_databases(dir: Option<&std::path::Path>) -> Result<Option<Arc<Egdb>>, String> {
-    crate::egdb::load(dir).map(|db| db.map(Arc::new))
+/// The endgame databases of `variant` in `dir` (or in the variant's default directory
+/// when `None`), shared, for [`EngineOptions::egdb`]; `Ok(None)` when there are none, an
+/// error when `dir` holds another variant's tables. The databases answer only for
+/// positions of their variant, so an engine playing another never uses them.
+pub fn load_databases(
+    dir: Option<&std::path::Path>,
+    variant: crate::board::Variant,
+) -> Result<Option<Arc<Egdb>>, String> {
+    crate::egdb::load(dir, variant).map(|db| db.map(Arc::new))
 }
 
 /// The best score (hundredths of a man, from the engine's side) at which the engine

@@ -274,7 +274,7 @@ impl<E: Searcher> Session<E> {
         let dir = Some(self.params.egdb_path.as_str())
             .filter(|p| !p.is_empty())
             .map(std::path::Path::new);
-        let egdb = load_databases(dir).unwrap_or_else(|e| {
+        let egdb = load_databases(dir, crate::board::Variant::Italian).unwrap_or_else(|e| {
             out.push(error(&e));
             None
         });

@@ -129,6 +129,7 @@ impl Board {
             command: Vec::new(),
             options: Vec::new(),
             if_declared: Vec::new(),
+            variant: damiera::board::Variant::Italian,
         };
         let mut engine = EngineThread::new(Arc::clone(&app), spec, inbox);
         engine.start_engine();

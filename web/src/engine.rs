@@ -139,7 +139,7 @@ impl Engine {
     /// Probes the tables given so far in every search from now on; their number of
     /// classes and most pieces.
     pub fn use_tables(&mut self) -> Result<(usize, u32), String> {
-        let db = Egdb::from_memory(std::mem::take(&mut self.tables), EGDB_CACHE_MIB);
+        let db = Egdb::from_memory(std::mem::take(&mut self.tables), EGDB_CACHE_MIB)?;
         let counts = (db.class_count(), db.max_pieces());
         let db = Arc::new(db);
         *self.egdb.borrow_mut() = Some(Arc::clone(&db));
