@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::pdn_file::{PdnRead, decode, read_recovering};
-use crate::board::Position;
+use crate::board::{Position, Variant};
 use crate::movegen::legal_moves;
 
 /// The 2,400 standard 11-man ballots, as shipped in `data/openings/` (source and
@@ -44,7 +44,13 @@ pub fn load_openings_read(name: &str) -> Result<(Vec<Position>, Option<PdnRead>)
 /// All distinct positions (by Zobrist key) after `plies` plies from the initial
 /// position, in move-generation order: the built-in opening set.
 pub fn default_openings(plies: u32) -> Vec<Position> {
-    let mut layer = vec![Position::start()];
+    openings_of(Variant::Italian, plies)
+}
+
+/// [`default_openings`] of any variant: every distinct position `plies` plies after its
+/// initial position.
+pub fn openings_of(variant: Variant, plies: u32) -> Vec<Position> {
+    let mut layer = vec![Position::start_of(variant)];
     for _ in 0..plies {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
@@ -107,6 +113,16 @@ fn fen_openings(text: &str) -> Result<Vec<Position>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variant_has_its_openings() {
+        assert_eq!(openings_of(Variant::Italian, 3), default_openings(3));
+        for v in [Variant::English, Variant::Russian, Variant::Brazilian] {
+            let four = openings_of(v, 4);
+            assert!(four.len() > 300, "{v}: {}", four.len());
+            assert!(four.iter().all(|p| p.variant() == v));
+        }
+    }
 
     #[test]
     fn default_openings_are_distinct() {
