@@ -22,7 +22,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let eval = match cli::load_eval_file(cli.command.as_ref().and_then(Tool::eval_file)) {
+    let (path, variant) = match &cli.command {
+        Some(tool) => (tool.eval_file(), tool.variant()),
+        None => (None, damiera::board::Variant::Italian),
+    };
+    let eval = match cli::load_eval_file(path, variant) {
         Ok(eval) => eval,
         Err(e) => {
             eprintln!("{e}");

@@ -282,3 +282,80 @@ fn selfplay_then_train_gives_weights_the_engine_loads() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("bench "));
 }
+
+#[test]
+fn each_variant_trains_its_own_weights_and_refuses_another_variants() {
+    let dir = scratch("variant");
+    let data = dir.join("ru.bin").display().to_string();
+    let weights = dir.join("ru.dmw").display().to_string();
+    let run = |args: &[&str]| {
+        let out = damiera(args);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let selfplay = [
+        "selfplay",
+        "-o",
+        &data,
+        "--variant",
+        "russian",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "80",
+        "--quiet",
+    ];
+    assert_eq!(run(&selfplay), (Some(0), String::new()));
+    let train = [
+        "train",
+        &data,
+        "-o",
+        &weights,
+        "--epochs",
+        "1",
+        "--validation",
+        "0.3",
+    ];
+    assert_eq!(run(&train).0, Some(0));
+    // The file is Russian: refused for an Italian or English game, taken for a Russian one.
+    for args in [
+        &["bench", "--depth", "2", "--eval-file", &weights][..],
+        &[
+            "selfplay",
+            "-o",
+            &data,
+            "--games",
+            "1",
+            "--eval-file",
+            &weights,
+            "--variant",
+            "english",
+        ],
+    ] {
+        let (code, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(
+            err.contains("is for Russian draughts (russian), not"),
+            "{err}"
+        );
+    }
+    let again = [
+        "selfplay",
+        "-o",
+        &data,
+        "--variant",
+        "russian",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--eval-file",
+        &weights,
+        "--quiet",
+    ];
+    assert_eq!(run(&again).0, Some(0));
+}

@@ -98,6 +98,13 @@ const NOT_RUN: &[(&str, RunBy)] = &[
             "130,000 games; the README's 20-game run and tests/shards.rs run the same code",
         ),
     ),
+    (
+        "scripts/variant-evals.sh english 12",
+        RunBy::Note(
+            "an hour of self-play and a 400-game match; tests/learned.rs runs variant \
+             self-play and training, tests/variant_strength.rs is the match",
+        ),
+    ),
 ];
 
 /// Files the README's commands read, written into the scratch directory first.

@@ -2,20 +2,22 @@
 //!
 //! A file is 236 KB; a fuzzer works best on small inputs, so the first byte chooses:
 //! - even: the rest is a whole file, as read from disk;
-//! - odd: the rest edits a valid file (the embedded weights), four bytes an edit: a
+//! - odd: the rest edits a valid file (the embedded English weights, the current
+//!   format), four bytes an edit: a
 //!   3-byte offset and the new byte. With the first byte's second bit set the checksum
 //!   is then recomputed, so the edits reach the evaluation past the checksum; without
 //!   it the stored checksum is left as it was (edits to it are skipped): corruption.
 //!
-//! Properties: a file that parses writes back to exactly its bytes; a corrupted file
+//! Properties: a file that parses writes back to exactly its bytes (a format 1 file: to
+//! the current format's file of the same weights); a corrupted file
 //! that differs from the original does not parse (the checksum catches it); the
 //! evaluation with any weights that parse stays within its bounds on a set of
 //! positions.
 
 use super::{Checked, ensure};
 use damiera::board::Position;
-use damiera::search::eval::weights_file::{self, FILE_LEN, HEADER, fnv1a, to_bytes};
-use damiera::search::eval::{EMBEDDED_FILE, EvalStyle, PatternWeights, evaluate};
+use damiera::search::eval::weights_file::{self, FILE_LEN, HEADER_V1, fnv1a, to_bytes};
+use damiera::search::eval::{EMBEDDED_FILES, EvalStyle, PatternWeights, evaluate};
 use damiera::search::score::EVAL_LIMIT;
 
 /// Where the payload's checksum is stored.
@@ -39,7 +41,8 @@ pub fn check(data: &[u8]) -> Checked {
         return parses_back(rest, false);
     }
     let fixed = mode & 2 != 0;
-    let mut file = EMBEDDED_FILE.to_vec();
+    let base = EMBEDDED_FILES[1];
+    let mut file = base.to_vec();
     for edit in rest.chunks_exact(4) {
         let offset = usize::from(edit[0]) | usize::from(edit[1]) << 8 | usize::from(edit[2]) << 16;
         let offset = offset % FILE_LEN;
@@ -48,10 +51,10 @@ pub fn check(data: &[u8]) -> Checked {
         }
     }
     if fixed {
-        let sum = fnv1a(&file[HEADER..]);
+        let sum = fnv1a(&file[HEADER_V1..]);
         file[CHECKSUM].copy_from_slice(&sum.to_le_bytes());
     }
-    if !fixed && file[HEADER..] != EMBEDDED_FILE[HEADER..] {
+    if !fixed && file[HEADER_V1..] != base[HEADER_V1..] {
         // Refused, so there is nothing more to check of it.
         return ensure(weights_file::parse(&file).is_err(), || {
             "a corrupted file passed its checksum".to_string()
@@ -65,7 +68,10 @@ fn parses_back(bytes: &[u8], evaluate_all: bool) -> Checked {
     let Ok(weights) = weights_file::parse(bytes) else {
         return Ok(());
     };
-    ensure(to_bytes(&weights) == bytes, || {
+    let written = to_bytes(&weights);
+    let format_1 = bytes.get(8..12) == Some(&1u32.to_le_bytes()[..]);
+    let same = written == bytes || format_1 && weights_file::parse(&written) == Ok(weights.clone());
+    ensure(same, || {
         "a weights file does not write back to its bytes".to_string()
     })?;
     if evaluate_all {

@@ -79,6 +79,14 @@ impl Tool {
             _ => None,
         }
     }
+
+    /// The game a subcommand that searches plays, which its `--eval-file` must be for.
+    pub fn variant(&self) -> Variant {
+        match self {
+            Tool::Selfplay(a) => a.variant.variant,
+            _ => Variant::Italian,
+        }
+    }
 }
 
 /// Parses `--fen` text (PDN FEN or Hub position string) for clap, as Italian.
@@ -168,11 +176,14 @@ impl std::fmt::Display for CliError {
     }
 }
 
-/// Loads `--eval-file` when given (else the embedded weights); a bad file is a one-line
-/// error.
-pub fn load_eval_file(path: Option<&str>) -> Result<EvalFile, CliError> {
-    match path {
-        Some(p) => EvalFile::load(p).map_err(|e| CliError(e.to_string())),
-        None => Ok(EvalFile::embedded()),
-    }
+/// Loads `--eval-file` when given (else the embedded weights); a bad file, or one made
+/// for another game than `variant`, is a one-line error.
+pub fn load_eval_file(path: Option<&str>, variant: Variant) -> Result<EvalFile, CliError> {
+    let file = match path {
+        Some(p) => EvalFile::load(p).map_err(|e| CliError(e.to_string()))?,
+        None => return Ok(EvalFile::embedded()),
+    };
+    file.check_variant(variant)
+        .map_err(|e| CliError(format!("--eval-file {}: {e}", file.name())))?;
+    Ok(file)
 }

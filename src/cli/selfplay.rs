@@ -9,10 +9,11 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::CliError;
+use super::{CliError, VariantArg};
+use crate::board::{Position, Variant};
 use crate::engine::EngineOptions;
 use crate::game::DrawRules;
-use crate::game::openings::{ballots, default_openings, load_openings_read};
+use crate::game::openings::{ballots, default_openings, load_openings_read, default_openings_in};
 use crate::search::Style;
 use crate::search::eval::EvalFile;
 use crate::shard::Shard;
@@ -44,8 +45,13 @@ pub struct SelfplayArgs {
     pub random_plies: u32,
     /// Start positions besides the built-in 3-ply openings: files of FEN lines or PDN,
     /// or `builtin:ballots`. Default: the 2,400 11-man ballots shipped with Damiera.
+    /// In the other variants the built-in openings are every position 4 plies after the
+    /// start, and files given here must hold positions of the variant.
     #[arg(long)]
     pub openings: Vec<String>,
+    /// The game the engines play.
+    #[command(flatten)]
+    pub variant: VariantArg,
     /// Play only slice K of N of the run's games (e.g. 3/16): the slices of a run, put
     /// one after the other, are byte for byte the file of the whole run (only slice 1
     /// has the header), and a slice re-run alone gives the same bytes again.
@@ -70,18 +76,7 @@ pub struct SelfplayArgs {
 
 /// Plays the games, writes the file, prints the totals.
 pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result<(), CliError> {
-    let mut openings = default_openings(3);
-    if args.openings.is_empty() {
-        openings.extend(ballots());
-    }
-    for name in &args.openings {
-        let (more, read) =
-            load_openings_read(name).map_err(|e| CliError(format!("--openings {e}")))?;
-        if let Some(read) = read {
-            super::report_pdn(name, &read);
-        }
-        openings.extend(more);
-    }
+    let openings = openings(args)?;
     let shard = args.shard.unwrap_or_default();
     let cfg = SelfplayConfig {
         games: args.games,
@@ -158,6 +153,35 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
         args.output.display()
     )
     .map_err(|e| CliError(e.to_string()))
+}
+
+/// The start positions: the built-in ones of the variant and those of `--openings`.
+fn openings(args: &SelfplayArgs) -> Result<Vec<Position>, CliError> {
+    let variant = args.variant.variant;
+    let mut openings = if variant == Variant::Italian {
+        default_openings(3)
+    } else {
+        default_openings_in(variant, 4)
+    };
+    if args.openings.is_empty() && variant == Variant::Italian {
+        openings.extend(ballots());
+    }
+    for name in &args.openings {
+        let (more, read) =
+            load_openings_read(name).map_err(|e| CliError(format!("--openings {e}")))?;
+        if let Some(read) = read {
+            super::report_pdn(name, &read);
+        }
+        if let Some(i) = more.iter().position(|p| p.variant() != variant) {
+            return Err(CliError(format!(
+                "--openings {name}: position {} is {}, not {variant}",
+                i + 1,
+                more[i].variant()
+            )));
+        }
+        openings.extend(more);
+    }
+    Ok(openings)
 }
 
 /// Where a run writes until it is complete: the output's name with `.partial` added.

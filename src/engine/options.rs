@@ -33,7 +33,9 @@ pub struct EngineOptions {
     /// as much. Positive avoids draws against a weaker opponent. Analysis searches
     /// (`infinite` or `analysis` limits) score draws 0 whatever this says.
     pub contempt: i32,
-    /// The pattern evaluation's weights.
+    /// The pattern evaluation's weights. A search of a position of another variant than
+    /// theirs uses that variant's embedded weights instead
+    /// ([`crate::search::eval::weights_in`]): the default plays every variant with its own.
     pub weights: Arc<PatternWeights>,
     /// Endgame databases to probe (`None`: play without).
     pub egdb: Option<Arc<Egdb>>,

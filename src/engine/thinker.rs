@@ -170,7 +170,7 @@ impl Thinker {
             egdb: o.egdb.as_deref(),
             multipv: o.multipv,
             rules,
-            weights: &o.weights,
+            weights: crate::search::eval::weights_in(&o.weights, position.variant()),
             contempt: o.contempt,
         };
         crate::search::search(position, history, limits, &ctx, on_info)

@@ -151,6 +151,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_variant_has_its_openings() {
+        assert_eq!(openings_of(Variant::Italian, 3), default_openings(3));
+        for v in [Variant::English, Variant::Russian, Variant::Brazilian] {
+            let four = openings_of(v, 4);
+            assert!(four.len() > 300, "{v}: {}", four.len());
+            assert!(four.iter().all(|p| p.variant() == v));
+        }
+    }
+
+    #[test]
     fn default_openings_are_distinct() {
         assert_eq!(default_openings(1).len(), 7);
         let three = default_openings(3);

@@ -10,13 +10,17 @@
 //!
 //! | bytes  | record                                                         |
 //! |--------|----------------------------------------------------------------|
-//! | 0..4   | White's pieces: bit i set = a white piece on FID square i + 1  |
+//! | 0..4   | White's pieces: bit i set = a white piece on square i + 1 of the internal (FID) board |
 //! | 4..8   | Black's pieces, likewise                                       |
 //! | 8..12  | kings (either colour), likewise                                |
 //! | 12..16 | game number, `u32` (the train/validation split is by game)     |
 //! | 16..18 | search score from White's view, hundredths of a man, `i16`     |
 //! | 18     | game result: 0 Black won, 1 draw, 2 White won                  |
-//! | 19     | flags: bit 0 set = Black to move; other bits zero              |
+//! | 19     | flags: bit 0 set = Black to move; bits 1–2 the variant (0 Italian, 1 English, 2 Russian, 3 Brazilian); other bits zero |
+//!
+//! Every variant is stored on the internal board, whose squares are the Italian (FID)
+//! numbers (the other variants' boards are its mirror, see [`crate::board::Variant`]); an
+//! Italian record has the variant bits zero, so Italian files are as they always were.
 //!
 //! `selfplay --shard K/N` writes the header only in slice 1: the slices of a run, put
 //! one after the other (`cat`), are byte for byte the file of the whole run. A slice
@@ -25,7 +29,7 @@
 use std::fmt;
 
 use crate::board::bitboard::bits;
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Position, Square, Variant};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DMRADATA";
@@ -114,7 +118,8 @@ pub fn encode(sample: &Sample, out: &mut Vec<u8>) {
     out.extend_from_slice(&sample.game.to_le_bytes());
     out.extend_from_slice(&sample.score.to_le_bytes());
     out.push(sample.result);
-    out.push((pos.side_to_move() == Color::Black) as u8);
+    let variant = (pos.variant() as u8) << 1;
+    out.push((pos.side_to_move() == Color::Black) as u8 | variant);
 }
 
 fn decode(r: &[u8], index: usize) -> Result<Sample, DataError> {
@@ -122,16 +127,18 @@ fn decode(r: &[u8], index: usize) -> Result<Sample, DataError> {
     let (white, black, kings) = (u32_at(0), u32_at(4), u32_at(8));
     let (result, flags) = (r[18], r[19]);
     let both_sides = white != 0 && black != 0;
-    if !both_sides || white & black != 0 || kings & !(white | black) != 0 || result > 2 || flags > 1
+    if !both_sides || white & black != 0 || kings & !(white | black) != 0 || result > 2 || flags > 7
     {
         return Err(DataError::BadRecord(index));
     }
-    let side = if flags == 1 {
+    let variant = Variant::ALL[(flags >> 1) as usize];
+    let side = if flags & 1 == 1 {
         Color::Black
     } else {
         Color::White
     };
-    let position = Position::from_sets(from_fid(white), from_fid(black), from_fid(kings), side);
+    let position = Position::from_sets(from_fid(white), from_fid(black), from_fid(kings), side)
+        .with_variant(variant);
     Ok(Sample {
         position,
         game: u32_at(12),
@@ -199,6 +206,18 @@ mod tests {
                 score: -250,
                 result: 0,
             },
+            Sample {
+                position: Position::parse_in(Variant::Russian, "B:Wc3,Kh8:Bd6,Ka1").unwrap(),
+                game: 8,
+                score: 40,
+                result: 2,
+            },
+            Sample {
+                position: Position::start_of(Variant::English),
+                game: 9,
+                score: 0,
+                result: 1,
+            },
         ]
     }
 
@@ -211,9 +230,19 @@ mod tests {
     }
 
     #[test]
+    fn italian_records_keep_their_bytes_and_others_carry_their_variant() {
+        let bytes = file();
+        let flags = |i: usize| bytes[HEADER + i * RECORD + 19];
+        assert_eq!([flags(0), flags(1), flags(2), flags(3)], [0, 1, 5, 3]);
+        let read = parse(&bytes).unwrap();
+        assert_eq!(read[2].position.variant(), Variant::Russian);
+        assert_eq!(read[3].position, Position::start_of(Variant::English));
+    }
+
+    #[test]
     fn records_round_trip() {
         let bytes = file();
-        assert_eq!(bytes.len(), HEADER + 2 * RECORD);
+        assert_eq!(bytes.len(), HEADER + 4 * RECORD);
         assert_eq!(parse(&bytes), Ok(samples()));
     }
 
@@ -222,7 +251,7 @@ mod tests {
         let bytes = file();
         assert_eq!(
             parse(&bytes[..bytes.len() - 1]),
-            Err(DataError::Truncated(55))
+            Err(DataError::Truncated(95))
         );
         assert_eq!(parse(&bytes[..10]), Err(DataError::Truncated(10)));
         let mut wrong = bytes.clone();
@@ -231,8 +260,11 @@ mod tests {
         let mut wrong = bytes.clone();
         wrong[1] = b'x';
         assert_eq!(parse(&wrong), Err(DataError::Magic));
-        let mut wrong = bytes;
+        let mut wrong = bytes.clone();
         wrong[HEADER + 18] = 3;
+        assert_eq!(parse(&wrong), Err(DataError::BadRecord(0)));
+        let mut wrong = bytes;
+        wrong[HEADER + 19] = 8;
         assert_eq!(parse(&wrong), Err(DataError::BadRecord(0)));
         let empty_side = Sample {
             position: Position::parse("W:W18:B").unwrap(),
@@ -251,7 +283,7 @@ mod tests {
         assert_eq!(parse_continuation(&[]), Ok(vec![]));
         assert_eq!(
             parse_continuation(&bytes[HEADER + 1..]),
-            Err(DataError::Truncated(2 * RECORD - 1))
+            Err(DataError::Truncated(4 * RECORD - 1))
         );
         assert_eq!(
             parse_continuation(&[0; RECORD]),

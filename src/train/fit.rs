@@ -16,6 +16,8 @@ use std::time::Instant;
 
 use super::Rng;
 use super::data::Sample;
+use crate::board::Variant;
+use crate::search::eval::hce;
 use crate::search::eval::pattern::{
     CONFIGS, FULL_PHASE, Features, PatternWeights, UNIT, WEIGHT_COUNT, WINDOWS, mirror_config,
     offset,
@@ -80,12 +82,28 @@ struct Example {
 /// Fixed-point scale of the summed gradients.
 const GRAD_SCALE: f64 = (1u64 << 32) as f64;
 
-/// Trains on `samples`; `report` gets each epoch. Errors if either set is empty.
+/// The one variant of all `samples` (Italian for none); an error if they mix games.
+pub fn variant_of(samples: &[Sample]) -> Result<Variant, String> {
+    let variant = samples
+        .first()
+        .map_or(Variant::Italian, |s| s.position.variant());
+    match samples.iter().find(|s| s.position.variant() != variant) {
+        Some(other) => Err(format!(
+            "the data mixes {variant} and {} positions: train each variant on its own games",
+            other.position.variant()
+        )),
+        None => Ok(variant),
+    }
+}
+
+/// Trains on `samples`, all of one variant, for which the weights are made; `report`
+/// gets each epoch. Errors if either set is empty or the samples mix variants.
 pub fn train(
     samples: &[Sample],
     cfg: &TrainConfig,
     mut report: impl FnMut(&EpochReport),
 ) -> Result<Trained, String> {
+    let variant = variant_of(samples)?;
     let k = fit_scale(samples);
     let (train_set, val_set) = split(samples, cfg, k);
     if train_set.is_empty() || val_set.is_empty() {
@@ -95,10 +113,10 @@ pub fn train(
             val_set.len()
         ));
     }
-    let mut theta = initial_theta(k);
+    let mut theta = initial_theta(k, variant);
     let mut adam = Adam::new(theta.len());
     let mut best = (loss(&val_set, &theta, cfg.threads), 0);
-    let reference = (best.0, hce_loss(samples, cfg, k));
+    let reference = (best.0, hce_loss(samples, cfg, k, variant));
     let mut best_theta = theta.clone();
     let mut rng = Rng::new(cfg.seed ^ 0x5EED);
     let mut order: Vec<usize> = (0..train_set.len()).collect();
@@ -125,7 +143,7 @@ pub fn train(
         }
     }
     Ok(Trained {
-        weights: export(&best_theta, k),
+        weights: export(&best_theta, k).in_variant(variant),
         k,
         sizes: (train_set.len(), val_set.len()),
         best,
@@ -172,11 +190,11 @@ fn cross_entropy(p: f64, t: f64) -> f64 {
 }
 
 /// Validation loss of the hand-made evaluation, scaled by `k`.
-fn hce_loss(samples: &[Sample], cfg: &TrainConfig, k: f64) -> f64 {
+fn hce_loss(samples: &[Sample], cfg: &TrainConfig, k: f64, variant: Variant) -> f64 {
     let (mut sum, mut n) = (0.0, 0usize);
+    let weights = hce::weights_for(variant);
     for s in samples.iter().filter(|s| is_validation(s, cfg)) {
-        let eval =
-            crate::search::eval::hce::evaluate_white(&s.position, &crate::search::eval::WEIGHTS);
+        let eval = hce::evaluate_white(&s.position, weights);
         let target =
             cfg.lambda * s.white_result() + (1.0 - cfg.lambda) * sigmoid(k * s.score as f64);
         sum += cross_entropy(sigmoid(k * eval as f64), target);
@@ -209,13 +227,12 @@ fn split(samples: &[Sample], cfg: &TrainConfig, k: f64) -> (Vec<Example>, Vec<Ex
     (train_set, val_set)
 }
 
-/// Starting weights (logits): today's material values, everything else zero.
-fn initial_theta(k: f64) -> Vec<f64> {
+/// Starting weights (logits): the variant's hand-made material values, everything else
+/// zero.
+fn initial_theta(k: f64, variant: Variant) -> Vec<f64> {
     let mut theta = vec![0.0; WEIGHT_COUNT];
-    let (man, king) = (
-        crate::search::eval::WEIGHTS.man as f64 * k,
-        crate::search::eval::WEIGHTS.king as f64 * k,
-    );
+    let w = hce::weights_for(variant);
+    let (man, king) = (w.man as f64 * k, w.king as f64 * k);
     theta[offset::MAN..offset::MAN + 2].copy_from_slice(&[man, man]);
     theta[offset::KING..offset::KING + 2].copy_from_slice(&[king, king]);
     theta
@@ -415,7 +432,7 @@ mod tests {
 
     #[test]
     fn export_matches_the_float_model() {
-        let mut theta = initial_theta(0.01);
+        let mut theta = initial_theta(0.01, Variant::Italian);
         theta[(2 * CONFIGS + 40) * 2] = 0.3;
         theta[offset::TEMPO] = 0.05;
         let w = export(&theta, 0.01);
@@ -428,6 +445,23 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn weights_are_made_for_the_variant_of_their_data() {
+        let russian: Vec<Sample> = samples()
+            .into_iter()
+            .map(|s| Sample {
+                position: s.position.with_variant(Variant::Russian),
+                ..s
+            })
+            .collect();
+        let trained = train(&russian, &config(1), |_| {}).unwrap();
+        assert_eq!(trained.weights.variant, Variant::Russian);
+        let mut mixed = russian;
+        mixed[5].position = mixed[5].position.with_variant(Variant::English);
+        let err = train(&mixed, &config(1), |_| {}).unwrap_err();
+        assert!(err.contains("mixes russian and english"), "{err}");
     }
 
     #[test]

@@ -4,11 +4,20 @@
 //! more as the board empties; a guarded back row while the opponent has men to crown;
 //! men and kings in the centre; men that cannot be stopped from crowning (runaways);
 //! mobility; and endgame scaling for material that cannot win.
+//!
+//! Each variant has its own weights ([`weights_for`]): the Italian ones were fitted to
+//! self-play games; the others are a hand-made start, the Italian terms with each game's
+//! own material values (a flying king of Russian and Brazilian draughts is worth about
+//! three men, an English king about one and a half) and runaways worth more where a king
+//! is worth more. Where men capture backward (Russian, Brazilian) an enemy man just behind
+//! a man can still take it, so it is no runaway; and a flying king's endings are damped
+//! as those games' theory has them (one king holds two pieces, or three on the long
+//! diagonal).
 
 use std::sync::OnceLock;
 
 use crate::board::bitboard::{ALL_DIRECTIONS, Bitboard, bits, step};
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Position, Square, Variant};
 
 /// Evaluation weights, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,6 +123,33 @@ pub const WEIGHTS: Weights = Weights {
     mobility: 6,
 };
 
+/// English checkers: a king is worth about 1.4 men (it moves one step, men capture it).
+pub const ENGLISH: Weights = Weights {
+    king: 140,
+    ..WEIGHTS
+};
+
+/// Russian draughts: a flying king is worth about three men, and so a man about to crown.
+pub const RUSSIAN: Weights = Weights {
+    king: 300,
+    runaway: 120,
+    runaway_step: 18,
+    ..WEIGHTS
+};
+
+/// Brazilian draughts: flying kings as in Russian draughts.
+pub const BRAZILIAN: Weights = RUSSIAN;
+
+/// The hand-made weights of `variant`.
+pub const fn weights_for(variant: Variant) -> &'static Weights {
+    match variant {
+        Variant::Italian => &WEIGHTS,
+        Variant::English => &ENGLISH,
+        Variant::Russian => &RUSSIAN,
+        Variant::Brazilian => &BRAZILIAN,
+    }
+}
+
 pub(super) fn material(pos: &Position, man: i32, king: i32) -> i32 {
     let side =
         |c: Color| pos.men(c).count_ones() as i32 * man + pos.kings(c).count_ones() as i32 * king;
@@ -137,6 +173,21 @@ pub(super) struct Tables {
     pub(super) rank: [[u8; 36]; 2],
     /// Squares ahead of a man that could intercept it, per colour and bit.
     pub(super) cone: [[Bitboard; 36]; 2],
+    /// The cone and the two squares diagonally behind: where men capture backward, an
+    /// enemy man there can take the man at once.
+    pub(super) cone_back: [[Bitboard; 36]; 2],
+}
+
+impl Tables {
+    /// The squares that stop a man of `us` on bit `b` from running in `variant`.
+    #[inline(always)]
+    pub(super) fn stoppers(&self, variant: Variant, us: Color, b: u32) -> Bitboard {
+        if variant.flying_kings() {
+            self.cone_back[us as usize][b as usize]
+        } else {
+            self.cone[us as usize][b as usize]
+        }
+    }
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -145,6 +196,7 @@ pub(super) fn tables() -> &'static Tables {
         let mut t = Tables {
             rank: [[0; 36]; 2],
             cone: [[0; 36]; 2],
+            cone_back: [[0; 36]; 2],
         };
         for sq in Square::all() {
             let b = sq.bit() as usize;
@@ -152,6 +204,8 @@ pub(super) fn tables() -> &'static Tables {
             t.rank[1][b] = sq.row();
             t.cone[0][b] = cone(sq, Color::White);
             t.cone[1][b] = cone(sq, Color::Black);
+            t.cone_back[0][b] = t.cone[0][b] | behind(sq, Color::White);
+            t.cone_back[1][b] = t.cone[1][b] | behind(sq, Color::Black);
         }
         t
     })
@@ -174,6 +228,21 @@ fn cone(sq: Square, color: Color) -> Bitboard {
             {
                 mask |= s.mask();
             }
+        }
+    }
+    mask
+}
+
+/// The two squares diagonally behind a man of `color` on `sq`.
+fn behind(sq: Square, color: Color) -> Bitboard {
+    let r = sq.row() as i32 + if color == Color::White { 1 } else { -1 };
+    let mut mask = 0;
+    for c in [sq.col() as i32 - 1, sq.col() as i32 + 1] {
+        if (0..8).contains(&r)
+            && (0..8).contains(&c)
+            && let Some(s) = Square::from_row_col(r as u8, c as u8)
+        {
+            mask |= s.mask();
         }
     }
     mask
@@ -230,9 +299,9 @@ pub(super) fn runaways(pos: &Position, us: Color, w: &Weights) -> i32 {
         return 0;
     }
     let t = tables();
-    let enemy = pos.pieces(them);
+    let (enemy, variant) = (pos.pieces(them), pos.variant());
     bits(pos.men(us))
-        .filter(|&b| t.cone[us as usize][b as usize] & enemy == 0)
+        .filter(|&b| t.stoppers(variant, us, b) & enemy == 0)
         .map(|b| {
             let to_go = 7 - t.rank[us as usize][b as usize] as i32;
             w.runaway - w.runaway_step * to_go
@@ -274,6 +343,9 @@ pub(super) fn scale_endgame(pos: &Position, raw: i32) -> i32 {
     if no_men && diff == 0 {
         return raw / 8;
     }
+    if pos.variant().flying_kings() && flying_king_holds(pos, strong, weak) {
+        return raw / 8;
+    }
     if w + b <= 3
         && diff <= 1
         && pos.kings(weak) != 0
@@ -283,6 +355,34 @@ pub(super) fn scale_endgame(pos: &Position, raw: i32) -> i32 {
         return raw / 8;
     }
     raw
+}
+
+/// A lone flying king against at most two pieces, or against three kings while it
+/// stands on the long diagonal (a1–h8 in Russian and Brazilian notation): the theory's
+/// draws, which the weaker side holds in all but a few positions.
+fn flying_king_holds(pos: &Position, strong: Color, weak: Color) -> bool {
+    if pos.count(weak) != 1 || pos.kings(weak) == 0 {
+        return false;
+    }
+    match pos.count(strong) {
+        0..=2 => true,
+        3 => pos.men(strong) == 0 && pos.kings(weak) & LONG_DIAGONAL != 0,
+        _ => false,
+    }
+}
+
+/// The long diagonal of the flying-king variants, a1–h8, on the internal board.
+const LONG_DIAGONAL: Bitboard = long_diagonal();
+
+const fn long_diagonal() -> Bitboard {
+    let (mut set, mut i) = (0, 0);
+    while i < 8 {
+        if let Some(sq) = Variant::Russian.square_at(7 - i, i) {
+            set |= sq.mask();
+        }
+        i += 1;
+    }
+    set
 }
 
 #[cfg(test)]
@@ -330,6 +430,58 @@ mod tests {
                 &embedded_weights()
             ),
             -230
+        );
+    }
+
+    #[test]
+    fn every_variant_starts_level_with_its_own_material() {
+        for v in Variant::ALL {
+            let start = Position::start_of(v);
+            for style in [EvalStyle::Hce, EvalStyle::Material] {
+                assert_eq!(evaluate(&start, style, &embedded_weights()), 0, "{v}");
+            }
+        }
+        assert_eq!(weights_for(Variant::Italian), &WEIGHTS);
+        // A flying king is worth about three men, an English king about one and a half.
+        for v in [Variant::Russian, Variant::Brazilian] {
+            assert!((250..=350).contains(&weights_for(v).king));
+        }
+        assert!((130..=150).contains(&weights_for(Variant::English).king));
+        let p = Position::parse_in(Variant::Russian, "W:Wc3,Ke1:Bf6").unwrap();
+        assert_eq!(evaluate(&p, EvalStyle::Material, &embedded_weights()), 300);
+    }
+
+    #[test]
+    fn a_lone_flying_king_holds_two_pieces_and_three_on_the_long_diagonal() {
+        let raw = 500;
+        let pos = |v: Variant, text: &str| Position::parse_in(v, text).unwrap();
+        for v in [Variant::Russian, Variant::Brazilian] {
+            assert_eq!(scale_endgame(&pos(v, "W:WKc1,Kg1:BKb8"), raw), raw / 8);
+            assert_eq!(scale_endgame(&pos(v, "W:WKc1,e3:BKb8"), raw), raw / 8);
+            assert_eq!(scale_endgame(&pos(v, "W:WKc1,Ke1,Kg1:BKd4"), raw), raw / 8);
+            assert_eq!(scale_endgame(&pos(v, "W:WKc1,Ke1,Kg1:BKh8"), raw), raw / 8);
+            assert_eq!(scale_endgame(&pos(v, "W:WKc1,Ke1,Kg1:BKb8"), raw), raw);
+            assert_eq!(scale_endgame(&pos(v, "W:WKc1,Ke1,g3:BKd4"), raw), raw);
+        }
+        // Without flying kings two kings beat one.
+        let english = pos(Variant::English, "W:WK1,K2:BK32");
+        assert_eq!(scale_endgame(&english, raw), raw);
+    }
+
+    #[test]
+    fn where_men_capture_backward_a_man_just_behind_stops_a_runaway() {
+        let w = &RUSSIAN;
+        // White's man on d4 with a black man on e3 behind it: taken backward at once.
+        let caught = Position::parse_in(Variant::Russian, "B:Wd4:Be3").unwrap();
+        assert_eq!(runaways(&caught, Color::White, w), 0);
+        let free = Position::parse_in(Variant::Russian, "B:Wd4:Bh2").unwrap();
+        assert!(runaways(&free, Color::White, w) > 0);
+        // In Italian and English men capture forward only: the man runs.
+        let italian = Position::parse("B:W10:B14").unwrap();
+        let w = &WEIGHTS;
+        assert_eq!(
+            runaways(&italian, Color::White, w),
+            w.runaway - 2 * w.runaway_step
         );
     }
 

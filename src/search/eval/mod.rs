@@ -13,7 +13,7 @@ use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
 use super::score::EVAL_LIMIT;
-use crate::board::{Color, Position};
+use crate::board::{Color, Position, Variant};
 pub use hce::{WEIGHTS, Weights};
 pub use pattern::PatternWeights;
 pub use weights_file::WeightsError;
@@ -33,13 +33,22 @@ pub enum EvalStyle {
 /// The king's value in the material-only baseline (the first version's guess).
 const MATERIAL_KING: i32 = 230;
 
+/// The baseline's king: the first version's guess in Italian, the hand-made value in
+/// the other variants.
+const fn material_king(variant: Variant) -> i32 {
+    match variant {
+        Variant::Italian => MATERIAL_KING,
+        v => hce::weights_for(v).king,
+    }
+}
+
 /// Evaluates `pos` for the side to move; the pattern evaluation uses `weights`.
 #[inline]
 pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i32 {
     let white = match style {
         EvalStyle::Pattern => pattern::evaluate_white(pos, weights),
-        EvalStyle::Hce => hce::evaluate_white(pos, &WEIGHTS),
-        EvalStyle::Material => hce::material(pos, 100, MATERIAL_KING),
+        EvalStyle::Hce => hce::evaluate_white(pos, hce::weights_for(pos.variant())),
+        EvalStyle::Material => hce::material(pos, 100, material_king(pos.variant())),
     };
     let score = match pos.side_to_move() {
         Color::White => white,
@@ -48,18 +57,50 @@ pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i
     score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
 }
 
-/// The weights file built into the binary.
+/// The weights file built into the binary: the Italian one.
 pub static EMBEDDED_FILE: &[u8] = include_bytes!("default.dmw");
 
-/// The embedded weights, parsed once and shared (material values only should the
-/// embedded file ever fail its checks, which a unit test rules out).
+/// The weights file built into the binary for each variant, in [`Variant::ALL`] order.
+pub static EMBEDDED_FILES: [&[u8]; 4] = [
+    EMBEDDED_FILE,
+    include_bytes!("english.dmw"),
+    include_bytes!("russian.dmw"),
+    include_bytes!("brazilian.dmw"),
+];
+
+/// The embedded Italian weights, parsed once and shared.
 pub fn embedded_weights() -> Arc<PatternWeights> {
-    static EMBEDDED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
-    Arc::clone(EMBEDDED.get_or_init(|| {
-        Arc::new(
-            weights_file::parse(EMBEDDED_FILE).unwrap_or_else(|_| PatternWeights::material_only()),
-        )
-    }))
+    Arc::clone(embedded_weights_for(Variant::Italian))
+}
+
+/// The embedded weights of `variant`, parsed once and shared (material values only
+/// should an embedded file ever fail its checks or name another variant, which a unit
+/// test rules out).
+pub fn embedded_weights_for(variant: Variant) -> &'static Arc<PatternWeights> {
+    static EMBEDDED: [OnceLock<Arc<PatternWeights>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    EMBEDDED[variant as usize].get_or_init(|| {
+        let parsed = weights_file::parse(EMBEDDED_FILES[variant as usize]);
+        Arc::new(match parsed {
+            Ok(w) if w.variant == variant => w,
+            _ => PatternWeights::material_only_in(variant),
+        })
+    })
+}
+
+/// The weights a search of a `variant` position uses: `weights` if they were made for
+/// that variant, else the variant's embedded ones.
+#[inline]
+pub fn weights_in(weights: &PatternWeights, variant: Variant) -> &PatternWeights {
+    if weights.variant == variant {
+        weights
+    } else {
+        embedded_weights_for(variant)
+    }
 }
 
 /// Pattern weights and the name of the file they came from: what an engine plays with.
@@ -98,6 +139,20 @@ impl EvalFile {
         })
     }
 
+    /// Refuses weights loaded from a file for another game than `variant` (the embedded
+    /// ones are every variant's: a search takes those of its position's variant).
+    pub fn check_variant(&self, variant: Variant) -> Result<(), WeightsError> {
+        let file = self.weights.variant;
+        if self.name.is_empty() || file == variant {
+            Ok(())
+        } else {
+            Err(WeightsError::Variant {
+                file,
+                wanted: variant,
+            })
+        }
+    }
+
     /// The file's path, or `embedded`.
     pub fn name(&self) -> &str {
         if self.name.is_empty() {
@@ -134,6 +189,48 @@ mod tests {
     #[test]
     fn embedded_file_passes_its_checks() {
         assert!(weights_file::parse(EMBEDDED_FILE).is_ok());
+        for v in Variant::ALL {
+            let parsed = weights_file::parse(EMBEDDED_FILES[v as usize]);
+            assert_eq!(parsed.map(|w| w.variant), Ok(v), "{v}");
+            assert_eq!(embedded_weights_for(v).variant, v);
+        }
+    }
+
+    #[test]
+    fn a_search_takes_the_weights_of_its_variant() {
+        let italian = embedded_weights();
+        for v in Variant::ALL {
+            let chosen = weights_in(&italian, v);
+            assert_eq!(chosen.variant, v);
+            assert!(std::ptr::eq(chosen, &**embedded_weights_for(v)));
+        }
+        let russian = PatternWeights::material_only_in(Variant::Russian);
+        assert!(std::ptr::eq(
+            weights_in(&russian, Variant::Russian),
+            &russian
+        ));
+    }
+
+    #[test]
+    fn a_file_for_another_variant_is_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("damiera-evalvar-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("russian.dmw");
+        let russian = PatternWeights::material_only_in(Variant::Russian);
+        std::fs::write(&path, weights_file::to_bytes(&russian)).unwrap();
+        let loaded = EvalFile::load(path.to_str().unwrap()).unwrap();
+        assert_eq!(loaded.check_variant(Variant::Russian), Ok(()));
+        let err = loaded.check_variant(Variant::English).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "weights file is for Russian draughts (russian), not English checkers (english): \
+             train weights on english games"
+        );
+        assert_eq!(
+            EvalFile::embedded().check_variant(Variant::Brazilian),
+            Ok(())
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -146,12 +243,16 @@ mod tests {
             ("B:W18,19,25,K1:B2,7,K30", "W:B15,14,8,K32:W31,26,K3"),
         ] {
             let (a, b) = (Position::parse(a).unwrap(), Position::parse(b).unwrap());
-            for style in [EvalStyle::Pattern, EvalStyle::Hce, EvalStyle::Material] {
-                assert_eq!(
-                    evaluate(&a, style, &weights),
-                    evaluate(&b, style, &weights),
-                    "{style:?}"
-                );
+            for v in Variant::ALL {
+                let (a, b) = (a.with_variant(v), b.with_variant(v));
+                let weights = weights_in(&weights, v);
+                for style in [EvalStyle::Pattern, EvalStyle::Hce, EvalStyle::Material] {
+                    assert_eq!(
+                        evaluate(&a, style, weights),
+                        evaluate(&b, style, weights),
+                        "{v} {style:?}"
+                    );
+                }
             }
         }
     }

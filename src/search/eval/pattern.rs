@@ -13,7 +13,7 @@
 
 use super::hce;
 use crate::board::bitboard::bits;
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Position, Square, Variant};
 
 /// Regions on the board.
 pub const WINDOWS: usize = 9;
@@ -181,17 +181,20 @@ fn runaway(pos: &Position, us: Color) -> u8 {
         return 0;
     }
     let t = hce::tables();
-    let enemy = pos.pieces(them);
+    let (enemy, variant) = (pos.pieces(them), pos.variant());
     bits(pos.men(us))
-        .filter(|&b| t.cone[us as usize][b as usize] & enemy == 0)
+        .filter(|&b| t.stoppers(variant, us, b) & enemy == 0)
         .map(|b| t.rank[us as usize][b as usize])
         .max()
         .unwrap_or(0)
 }
 
-/// Learned weights, ready for the search (patterns already made antisymmetric).
+/// Learned weights, ready for the search (patterns already made antisymmetric), for the
+/// variant whose games they were fitted to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternWeights {
+    /// The game these weights evaluate.
+    pub variant: Variant,
     /// `[window * CONFIGS + config]` -> `[opening, endgame]`.
     pub patterns: Vec<[i16; 2]>,
     /// Man value `[opening, endgame]`.
@@ -207,11 +210,17 @@ pub struct PatternWeights {
 }
 
 impl PatternWeights {
-    /// Material only, with today's hand-made values (a man 100, a king 185).
+    /// Material only, with today's hand-made Italian values (a man 100, a king 185).
     pub fn material_only() -> PatternWeights {
-        let man = (hce::WEIGHTS.man * UNIT) as i16;
-        let king = (hce::WEIGHTS.king * UNIT) as i16;
+        PatternWeights::material_only_in(Variant::Italian)
+    }
+
+    /// Material only, with the hand-made values of `variant` ([`hce::weights_for`]).
+    pub fn material_only_in(variant: Variant) -> PatternWeights {
+        let w = hce::weights_for(variant);
+        let (man, king) = ((w.man * UNIT) as i16, (w.king * UNIT) as i16);
         PatternWeights {
+            variant,
             patterns: vec![[0, 0]; WINDOWS * CONFIGS],
             man: [man, man],
             king: [king, king],
@@ -232,7 +241,8 @@ impl PatternWeights {
         v
     }
 
-    /// The inverse of [`PatternWeights::to_vec`]; `None` if the length is wrong.
+    /// The inverse of [`PatternWeights::to_vec`], for Italian (see
+    /// [`PatternWeights::in_variant`]); `None` if the length is wrong.
     pub fn from_slice(v: &[i16]) -> Option<PatternWeights> {
         if v.len() != WEIGHT_COUNT {
             return None;
@@ -241,6 +251,7 @@ impl PatternWeights {
         let mut king_square = [0; 32];
         king_square.copy_from_slice(&v[offset::KING_SQUARE..offset::KING_SQUARE + 32]);
         Some(PatternWeights {
+            variant: Variant::Italian,
             patterns: v[..offset::MAN].chunks(2).map(|c| [c[0], c[1]]).collect(),
             man: pair(offset::MAN),
             king: pair(offset::KING),
@@ -248,6 +259,14 @@ impl PatternWeights {
             runaway: pair(offset::RUNAWAY),
             tempo: v[offset::TEMPO],
         })
+    }
+}
+
+impl PatternWeights {
+    /// The same weights, marked as made for `variant`.
+    pub fn in_variant(mut self, variant: Variant) -> PatternWeights {
+        self.variant = variant;
+        self
     }
 }
 

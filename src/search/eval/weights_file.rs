@@ -1,27 +1,33 @@
 //! The weights file of the pattern evaluation.
 //!
-//! Layout, little-endian:
+//! Layout, little-endian (format version 2):
 //!
 //! | bytes  | content                                                      |
 //! |--------|--------------------------------------------------------------|
 //! | 0..8   | magic `DMRAEVAL`                                             |
 //! | 8..12  | format version, `u32` (this is version [`VERSION`])          |
 //! | 12..16 | number of weights `n`, `u32` (must be [`WEIGHT_COUNT`])      |
-//! | 16..24 | FNV-1a 64-bit hash of the payload bytes                      |
-//! | 24..   | payload: `n` weights, `i16`, in [`PatternWeights::to_vec`] order |
+//! | 16..24 | FNV-1a 64-bit hash of bytes 24.. (the variant and the payload) |
+//! | 24..28 | the variant the weights were fitted for: its PDN `GameType`, `u32` (22 Italian, 21 English, 25 Russian, 26 Brazilian) |
+//! | 28..   | payload: `n` weights, `i16`, in [`PatternWeights::to_vec`] order |
 //!
-//! Nothing may follow the payload.
+//! Nothing may follow the payload. Version 1 files (the first format: no variant word,
+//! the payload at byte 24, hashed alone) are Italian weights, and are still read: the
+//! shipped Italian weights are one.
 
 use std::fmt;
 
 use super::pattern::{PatternWeights, WEIGHT_COUNT};
+use crate::board::Variant;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DMRAEVAL";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
-/// Header length in bytes.
-pub const HEADER: usize = 24;
+/// The format version this build writes (it reads 1 too).
+pub const VERSION: u32 = 2;
+/// Header length in bytes (format 2).
+pub const HEADER: usize = 28;
+/// Header length of a format 1 file.
+pub const HEADER_V1: usize = 24;
 /// Length of a weights file in bytes: the header and [`WEIGHT_COUNT`] weights.
 pub const FILE_LEN: usize = HEADER + 2 * WEIGHT_COUNT;
 
@@ -43,6 +49,15 @@ pub enum WeightsError {
     },
     /// The payload does not match its checksum (a corrupt file).
     Checksum,
+    /// The variant word names no game Damiera plays.
+    UnknownVariant(u32),
+    /// The weights were fitted for another game than the one to be played.
+    Variant {
+        /// The file's variant.
+        file: Variant,
+        /// The variant being played.
+        wanted: Variant,
+    },
 }
 
 impl fmt::Display for WeightsError {
@@ -51,13 +66,28 @@ impl fmt::Display for WeightsError {
             WeightsError::Io(e) => write!(f, "cannot read weights file: {e}"),
             WeightsError::Magic => f.write_str("not a Damiera weights file (bad magic)"),
             WeightsError::Version(v) => {
-                write!(f, "weights file version {v}, this build reads {VERSION}")
+                write!(
+                    f,
+                    "weights file version {v}, this build reads 1 and {VERSION}"
+                )
             }
             WeightsError::Size { expected, found } => write!(
                 f,
                 "weights file has the wrong size: {found} bytes, expected {expected}"
             ),
             WeightsError::Checksum => f.write_str("weights file is corrupt (checksum mismatch)"),
+            WeightsError::UnknownVariant(n) => {
+                write!(
+                    f,
+                    "weights file is for game type {n}, which Damiera does not play"
+                )
+            }
+            WeightsError::Variant { file, wanted } => write!(
+                f,
+                "weights file is for {} ({file}), not {} ({wanted}): train weights on {wanted} games",
+                file.title(),
+                wanted.title()
+            ),
         }
     }
 }
@@ -71,31 +101,27 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The file bytes for `weights`.
+/// The file bytes for `weights` (format [`VERSION`], recording their variant).
 pub fn to_bytes(weights: &PatternWeights) -> Vec<u8> {
-    let payload: Vec<u8> = weights
-        .to_vec()
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    let mut out = Vec::with_capacity(HEADER + payload.len());
+    let mut body = weights.variant.game_type().to_le_bytes().to_vec();
+    body.extend(weights.to_vec().iter().flat_map(|w| w.to_le_bytes()));
+    let mut out = Vec::with_capacity(HEADER_V1 + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(WEIGHT_COUNT as u32).to_le_bytes());
-    out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&body);
     out
 }
 
-/// Checks and reads a weights file.
+/// Checks and reads a weights file (format 1 or 2).
 pub fn parse(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
-    let expected = FILE_LEN;
-    if bytes.len() < HEADER {
+    if bytes.len() < HEADER_V1 {
         return Err(if bytes.len() >= 8 && &bytes[..8] != MAGIC {
             WeightsError::Magic
         } else {
             WeightsError::Size {
-                expected,
+                expected: FILE_LEN,
                 found: bytes.len(),
             }
         });
@@ -105,10 +131,12 @@ pub fn parse(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
     if &bytes[..8] != MAGIC {
         return Err(WeightsError::Magic);
     }
-    let version = u32_at(8);
-    if version != VERSION {
-        return Err(WeightsError::Version(version));
-    }
+    let header = match u32_at(8) {
+        1 => HEADER_V1,
+        VERSION => HEADER,
+        version => return Err(WeightsError::Version(version)),
+    };
+    let expected = header + 2 * WEIGHT_COUNT;
     if u32_at(12) as usize != WEIGHT_COUNT || bytes.len() != expected {
         return Err(WeightsError::Size {
             expected,
@@ -117,18 +145,25 @@ pub fn parse(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
     }
     let mut sum = [0u8; 8];
     sum.copy_from_slice(&bytes[16..24]);
-    let payload = &bytes[HEADER..];
-    if fnv1a(payload) != u64::from_le_bytes(sum) {
+    if fnv1a(&bytes[HEADER_V1..]) != u64::from_le_bytes(sum) {
         return Err(WeightsError::Checksum);
     }
-    let weights: Vec<i16> = payload
+    let variant = if header == HEADER_V1 {
+        Variant::Italian
+    } else {
+        let n = u32_at(HEADER_V1);
+        Variant::from_game_type(n).ok_or(WeightsError::UnknownVariant(n))?
+    };
+    let weights: Vec<i16> = bytes[header..]
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
-    PatternWeights::from_slice(&weights).ok_or(WeightsError::Size {
-        expected,
-        found: bytes.len(),
-    })
+    PatternWeights::from_slice(&weights)
+        .map(|w| w.in_variant(variant))
+        .ok_or(WeightsError::Size {
+            expected,
+            found: bytes.len(),
+        })
 }
 
 #[cfg(test)]
@@ -151,6 +186,42 @@ mod tests {
     }
 
     #[test]
+    fn the_file_records_its_variant() {
+        for v in Variant::ALL {
+            let w = PatternWeights::material_only_in(v);
+            let bytes = to_bytes(&w);
+            assert_eq!(bytes.len(), FILE_LEN);
+            assert_eq!(parse(&bytes), Ok(w));
+        }
+        let mut bytes = to_bytes(&PatternWeights::material_only_in(Variant::Russian));
+        bytes[HEADER_V1] = 99;
+        assert_eq!(parse(&bytes), Err(WeightsError::Checksum));
+        let body = bytes[HEADER_V1..].to_vec();
+        bytes[16..24].copy_from_slice(&fnv1a(&body).to_le_bytes());
+        assert_eq!(parse(&bytes), Err(WeightsError::UnknownVariant(99)));
+    }
+
+    #[test]
+    fn format_1_files_are_italian() {
+        let w = PatternWeights::material_only_in(Variant::English);
+        let payload: Vec<u8> = w.to_vec().iter().flat_map(|x| x.to_le_bytes()).collect();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend(1u32.to_le_bytes());
+        bytes.extend((WEIGHT_COUNT as u32).to_le_bytes());
+        bytes.extend(fnv1a(&payload).to_le_bytes());
+        bytes.extend(&payload);
+        assert_eq!(parse(&bytes), Ok(w.in_variant(Variant::Italian)));
+        bytes.push(0);
+        assert_eq!(
+            parse(&bytes),
+            Err(WeightsError::Size {
+                expected: FILE_LEN - 4,
+                found: FILE_LEN - 3
+            })
+        );
+    }
+
+    #[test]
     fn truncated_file_is_refused() {
         let bytes = sample();
         for len in [0, 7, 23, 24, bytes.len() - 1] {
@@ -167,8 +238,8 @@ mod tests {
     #[test]
     fn wrong_version_and_magic_are_refused() {
         let mut bytes = sample();
-        bytes[8] = 2;
-        assert_eq!(parse(&bytes), Err(WeightsError::Version(2)));
+        bytes[8] = 3;
+        assert_eq!(parse(&bytes), Err(WeightsError::Version(3)));
         let mut bytes = sample();
         bytes[0] = b'X';
         assert_eq!(parse(&bytes), Err(WeightsError::Magic));
