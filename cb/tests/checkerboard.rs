@@ -140,7 +140,7 @@ fn bad_pointers_and_input_are_answered_without_a_crash() {
 fn verdicts_come_from_the_databases_and_proofs() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let db = scratch("verdict-db");
-    damiera::egdb::build_all(3, &db, 1, &|_| {}).unwrap();
+    damiera::egdb::build_all(3, damiera::board::Variant::Italian, &db, 1, &|_| {}).unwrap();
     let (mut h, _) = start(
         "verdicts",
         &format!("hashsize=16\ndbpath={}\n", db.display()),
