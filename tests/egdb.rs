@@ -7,21 +7,37 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use damiera::board::{Color, Piece, Position, Square};
+use damiera::board::{Color, Piece, Position, Square, Variant};
 use damiera::clock::Limits;
 use damiera::egdb::{self, Egdb, Outcome};
 use damiera::engine::{EngineOptions, Thinker};
 use damiera::game::{DrawRules, Game, Verdict};
 use damiera::movegen::legal_moves;
 
-/// All classes of up to 4 pieces, built once per test run.
+/// All Italian classes of up to 4 pieces, built once per test run.
 fn built_db() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("egdb-4");
+    built_db_of(Variant::Italian)
+}
+
+/// All classes of up to 4 pieces of `variant`, built once per test run (the build time
+/// goes to stderr: `cargo test -- --nocapture` shows it).
+fn built_db_of(variant: Variant) -> &'static Path {
+    static DIRS: [OnceLock<PathBuf>; 4] = [const { OnceLock::new() }; 4];
+    DIRS[variant as usize].get_or_init(|| {
+        let name = match variant {
+            Variant::Italian => "egdb-4".to_string(),
+            v => format!("egdb-4-{}", v.name()),
+        };
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         let _ = std::fs::remove_dir_all(&dir);
-        let summary = egdb::build_all(4, &dir, 2, &|_| {}).expect("build");
+        let summary = egdb::build_all(4, variant, &dir, 2, &|_| {}).expect("build");
         assert_eq!(summary.built, 41);
+        eprintln!(
+            "{} databases up to 4 pieces: {:.1} s, {} bytes",
+            variant.name(),
+            summary.seconds,
+            summary.disk_bytes
+        );
         dir
     })
 }
@@ -38,8 +54,9 @@ fn scratch_copy(name: &str) -> PathBuf {
     dir
 }
 
-/// Every position with 2 or 3 pieces, both sides present, either side to move.
-fn small_positions() -> Vec<Position> {
+/// Every position with 2 or 3 pieces, both sides present, either side to move, under the
+/// rules of `variant`.
+fn small_positions(variant: Variant) -> Vec<Position> {
     let kinds = [
         Piece {
             color: Color::White,
@@ -81,7 +98,7 @@ fn small_positions() -> Vec<Position> {
             let black = pieces.iter().any(|(_, p)| p.color == Color::Black);
             if white && black && pieces.iter().all(|&(s, p)| fits(s.number(), p)) {
                 for side in [Color::White, Color::Black] {
-                    out.push(Position::from_pieces(&pieces, side));
+                    out.push(Position::from_pieces(&pieces, side).with_variant(variant));
                 }
             }
         }
@@ -157,7 +174,7 @@ fn brute_force(positions: &[Position]) -> Vec<Option<Outcome>> {
 #[test]
 fn databases_match_a_brute_force_solver_up_to_three_pieces() {
     let db = Egdb::open(built_db(), 64).unwrap();
-    let positions = small_positions();
+    let positions = small_positions(Variant::Italian);
     assert_eq!(positions.len(), 399_040);
     let truth = brute_force(&positions);
     let (mut wins, mut losses, mut draws, mut longest) = (0, 0, 0, 0);
@@ -186,9 +203,11 @@ fn databases_match_a_brute_force_solver_up_to_three_pieces() {
 
 #[test]
 fn verify_passes_on_everything_built() {
-    let report = egdb::verify_dir(built_db(), 2, &|_, _| {}, &|_| {}).unwrap();
-    assert_eq!(report.sound, 41);
-    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    for v in Variant::ALL {
+        let report = egdb::verify_dir(built_db_of(v), v, 2, &|_, _| {}, &|_| {}).unwrap();
+        assert_eq!(report.sound, 41, "{v:?}");
+        assert!(report.problems.is_empty(), "{v:?}: {:?}", report.problems);
+    }
 }
 
 fn damiera() -> Command {
@@ -548,4 +567,246 @@ fn one_class_builds_from_its_dependencies_and_matches_the_full_build() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("needed but not solved"), "{err}");
+}
+
+#[test]
+fn every_variant_matches_the_brute_force_solver_up_to_three_pieces() {
+    // The brute-force solver asks each variant's move generator directly, so this holds
+    // the retrograde builder (its un-moves of flying kings included) to the rules.
+    for v in [Variant::English, Variant::Russian, Variant::Brazilian] {
+        let db = Egdb::open_for(built_db_of(v), v, 64).unwrap();
+        let positions = small_positions(v);
+        let truth = brute_force(&positions);
+        for (pos, expected) in positions.iter().zip(&truth) {
+            let expected = expected.unwrap_or(Outcome::Draw);
+            assert_eq!(db.probe(pos), Some(expected), "{v:?} {}", pos.to_fen());
+        }
+    }
+}
+
+/// The long diagonal a1–h8 of the boards with a1 dark (English, Russian, Brazilian: the
+/// same squares of the internal board in all three).
+fn long_diagonal() -> Vec<Square> {
+    ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"]
+        .iter()
+        .map(|t| Variant::Russian.parse_square(t).unwrap())
+        .collect()
+}
+
+/// Every position of `strong` White kings against one Black king, White to move, where
+/// neither side could capture (no immediate tactics), under `variant`.
+fn quiet_kings_against_one(variant: Variant, strong: usize) -> Vec<(Position, Square)> {
+    use damiera::movegen::{has_capture, opponent_threatens};
+    let king = |color| Piece { color, king: true };
+    let all: Vec<Square> = Square::all().collect();
+    let mut sets: Vec<Vec<Square>> = vec![vec![]];
+    for _ in 0..strong {
+        sets = sets
+            .into_iter()
+            .flat_map(|s| {
+                let last = s.last().map_or(0, |l| l.number());
+                all.iter()
+                    .filter(|r| r.number() > last)
+                    .map(|&r| [s.clone(), vec![r]].concat())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for set in &sets {
+        for &lone in all.iter().filter(|s| !set.contains(s)) {
+            let mut pieces: Vec<(Square, Piece)> =
+                set.iter().map(|&s| (s, king(Color::White))).collect();
+            pieces.push((lone, king(Color::Black)));
+            let pos = Position::from_pieces(&pieces, Color::White).with_variant(variant);
+            if !has_capture(&pos) && !opponent_threatens(&pos) {
+                out.push((pos, lone));
+            }
+        }
+    }
+    out
+}
+
+/// Russian draughts, three kings against one. Theory (A. D. Petrov, «Руководство к
+/// основательному познанию шашечной игры», 1827: "Petrov's triangle"; the Russian
+/// Wikipedia article «Треугольник Петрова»): three kings that hold the long diagonal
+/// (the "большак", a1–h8) catch a lone king off it in at most 13 moves; a lone king on
+/// it cannot be caught, short of a combination. The Russian rules' 15-move limit for
+/// this ending (Правила вида спорта «шашки», draw after the 15th move) builds on it.
+#[test]
+fn russian_three_kings_against_one_on_the_long_diagonal_draw_off_it_win() {
+    let (v, diag) = (Variant::Russian, long_diagonal());
+    let db = Egdb::open_for(built_db_of(v), v, 64).unwrap();
+    let (mut draws, mut longest_off) = (0, 0);
+    for (pos, lone) in quiet_kings_against_one(v, 3) {
+        match (diag.contains(&lone), db.probe(&pos).unwrap()) {
+            (false, Outcome::Win(d)) => longest_off = longest_off.max(d),
+            (false, o) => panic!("off the long diagonal, not a win: {} {o:?}", pos.to_fen()),
+            (true, Outcome::Draw) => draws += 1,
+            // On it, only a short combination (a king given up) wins.
+            (true, Outcome::Win(d)) => assert!(d <= 9, "{} win in {d}", pos.to_fen()),
+            (true, o) => panic!("{} {o:?}", pos.to_fen()),
+        }
+    }
+    // Petrov's method: caught by the 13th move at the latest (25 plies).
+    assert_eq!(longest_off, 25);
+    assert_eq!(draws, 10_696);
+    // Petrov's own position (White a1, c1, e1 against f8) and a lone king on the diagonal.
+    let probe = |fen: &str| db.probe(&Position::parse_in(v, fen).unwrap());
+    assert!(matches!(
+        probe("W:WKa1,Kc1,Ke1:BKf8"),
+        Some(Outcome::Win(_))
+    ));
+    assert_eq!(probe("W:WKa3,Kc1,Ke1:BKd4"), Some(Outcome::Draw));
+}
+
+/// English checkers, two kings against one: a win (every checkers primer's first
+/// ending, e.g. the Wikipedia article "English draughts" and R. Pask, "Starting Out in
+/// Checkers", 2001: the lone king is driven out of the double corner). The only
+/// exceptions, 10 positions, have the two kings boxed in a single corner (squares 3, 4,
+/// 8, 12 or 21, 25, 29, 30) by the lone king, which wins one of them.
+#[test]
+fn english_two_kings_against_one_win() {
+    let v = Variant::English;
+    let db = Egdb::open_for(built_db_of(v), v, 64).unwrap();
+    let (mut wins, mut draws) = (0, 0);
+    let corners = [[3, 4, 8, 12], [21, 25, 29, 30]];
+    for (pos, _) in quiet_kings_against_one(v, 2) {
+        match db.probe(&pos).unwrap() {
+            Outcome::Win(_) => wins += 1,
+            Outcome::Draw => {
+                draws += 1;
+                let kings: Vec<u8> = pos
+                    .piece_list()
+                    .iter()
+                    .filter(|(_, p)| p.color == Color::White)
+                    .map(|&(s, _)| v.number_of(s))
+                    .collect();
+                let boxed = corners.iter().any(|c| kings.iter().all(|k| c.contains(k)));
+                assert!(boxed, "{}", pos.to_fen());
+            }
+            o => panic!("{} {o:?}", pos.to_fen()),
+        }
+    }
+    assert_eq!((wins, draws), (12_190, 10));
+    let probe = |fen: &str| db.probe(&Position::parse_in(v, fen).unwrap());
+    assert!(matches!(probe("W:WK14,K19:BK1"), Some(Outcome::Win(_))));
+    assert_eq!(probe("W:WK4,K8:BK7"), Some(Outcome::Draw));
+}
+
+/// Brazilian draughts (international rules on 8x8, flying kings): one king against one
+/// is a draw, two against one a draw short of a combination, and three against one on
+/// the long diagonal a draw and off it a win, as in Russian (the Russian Wikipedia's
+/// «Треугольник Петрова»: the method wins in Russian and Brazilian draughts).
+#[test]
+fn brazilian_kings_endings() {
+    let (v, diag) = (Variant::Brazilian, long_diagonal());
+    let db = Egdb::open_for(built_db_of(v), v, 64).unwrap();
+    for (pos, _) in quiet_kings_against_one(v, 1) {
+        // A draw, unless every move must give the king up (a king in a corner facing
+        // the other along the long diagonal, with nothing between: `W:WKh8:BKa1`).
+        let o = db.probe(&pos).unwrap();
+        assert!(
+            matches!(o, Outcome::Draw | Outcome::Loss(2)),
+            "{} {o:?}",
+            pos.to_fen()
+        );
+    }
+    let two = quiet_kings_against_one(v, 2);
+    let draws = two
+        .iter()
+        .filter(|(p, _)| db.probe(p) == Some(Outcome::Draw))
+        .count();
+    // Wins only by a combination: most positions are draws.
+    assert!(draws * 10 > two.len() * 8, "{draws} of {}", two.len());
+    for (pos, lone) in quiet_kings_against_one(v, 3) {
+        let o = db.probe(&pos).unwrap();
+        if !diag.contains(&lone) {
+            assert!(
+                matches!(o, Outcome::Win(d) if d <= 25),
+                "{} {o:?}",
+                pos.to_fen()
+            );
+        } else if let Outcome::Win(d) = o {
+            assert!(d <= 9, "{} win in {d}", pos.to_fen());
+        }
+    }
+    let probe = |fen: &str| db.probe(&Position::parse_in(v, fen).unwrap());
+    assert_eq!(probe("W:WKa3,Kc1,Ke1:BKd4"), Some(Outcome::Draw));
+    assert_eq!(probe("W:WKh8:BKa1"), Some(Outcome::Loss(2)));
+    assert_eq!(probe("W:WKc1,Ke1:BKf8"), Some(Outcome::Draw));
+}
+
+/// A database of one variant is never probed for another: a directory is opened for
+/// its own variant only, and a position of another variant is never looked up.
+#[test]
+fn databases_answer_only_for_their_own_variant() {
+    let russian = built_db_of(Variant::Russian);
+    let err = Egdb::open_for(russian, Variant::Italian, 1).unwrap_err();
+    assert!(
+        err.contains("Russian draughts") && err.contains("not Italian"),
+        "{err}"
+    );
+    let err = egdb::load(Some(russian), Variant::Brazilian).unwrap_err();
+    assert!(err.contains("not Brazilian draughts"), "{err}");
+    let db = Egdb::open(russian, 1).unwrap();
+    assert_eq!(db.variant(), Some(Variant::Russian));
+    let pos = Position::parse("W:WK22:BK10").unwrap();
+    assert_eq!(db.probe(&pos), None);
+    assert_eq!(
+        db.probe(&pos.with_variant(Variant::Russian)),
+        Some(Outcome::Draw)
+    );
+    // On the command line: the wrong variant is one line and status 2.
+    let out = damiera()
+        .args(["egdb", "probe", "--variant", "english", "--dir"])
+        .arg(russian)
+        .arg("W:WK22:BK10")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not English checkers"), "{err}");
+    let out = damiera()
+        .args(["egdb", "probe", "--variant", "russian", "--dir"])
+        .arg(russian)
+        .args(["W:WKa1,Kc1,Ke1:BKf8", "W:WKa3,Kc1,Ke1:BKd4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("win ") && text.ends_with("\ndraw\n"),
+        "{text}"
+    );
+    // A directory that mixes variants is refused as a whole.
+    let mixed = scratch_copy("egdb-mixed");
+    std::fs::copy(russian.join("0201.egdb"), mixed.join("0201.egdb")).unwrap();
+    let err = Egdb::open(&mixed, 1).unwrap_err();
+    assert!(err.contains("mixes variants"), "{err}");
+    // Building into another variant's directory is refused too.
+    let err = egdb::build_all(2, Variant::English, russian, 1, &|_| {}).unwrap_err();
+    assert!(err.contains("not English checkers"), "{err}");
+}
+
+/// The search plays a Russian ending from the Russian databases, and an engine given
+/// them scores an Italian position without them.
+#[test]
+fn search_probes_the_databases_of_the_position_variant() {
+    let v = Variant::Russian;
+    let db = std::sync::Arc::new(Egdb::open_for(built_db_of(v), v, 16).unwrap());
+    let engine = with_databases(Some(db.clone()));
+    let pos = Position::parse_in(v, "W:WKa1,Kc1,Ke1:BKf8").unwrap();
+    let Some(Outcome::Win(d)) = db.probe(&pos) else {
+        panic!("expected a database win");
+    };
+    let r = best_with_db(&pos, &engine, 20_000);
+    assert_eq!(
+        damiera::search::score::database_plies(r.score),
+        Some(d as i32)
+    );
+    let next = pos.play(r.best.unwrap());
+    assert_eq!(db.probe(&next), Some(Outcome::Loss(d - 1)));
+    let italian = Position::parse("W:WK22,K23:BK10,5").unwrap();
+    let r = best_with_db(&italian, &engine, 2_000);
+    assert_eq!(damiera::search::score::database_plies(r.score), None);
 }

@@ -83,6 +83,12 @@ const NOT_RUN: &[(&str, RunBy)] = &[
         ),
     ),
     (
+        "damiera egdb build --variant russian --pieces 5",
+        RunBy::Note(
+            "minutes; tests/egdb.rs builds and checks 4-piece sets of every variant with the same code",
+        ),
+    ),
+    (
         "damiera match --engine \"cmd=target/release/damiera name=new\" --engine \"cmd=/tmp/old/damiera name=old\" --games 1000 --tc 1+0.01 --margin-ms 1000 --seed 47 --concurrency 2 --pdn games.pdn",
         RunBy::Note("1,000 timed games; tests/matches.rs plays timed matches with the same runner"),
     ),
