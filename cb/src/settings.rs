@@ -172,10 +172,7 @@ impl Settings {
         dll_dir
             .map(|d| d.join("egdb"))
             .filter(|d| d.is_dir())
-            .or_else(|| {
-                Some(damiera::egdb::default_dir(damiera::board::Variant::Italian))
-                    .filter(|d| d.is_dir())
-            })
+            .or_else(|| Some(damiera::egdb::default_dir(self.variant)).filter(|d| d.is_dir()))
     }
 }
 

@@ -193,8 +193,7 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         multipv: args.multipv as usize,
         contempt: 0,
         weights: std::sync::Arc::clone(eval.weights()),
-        egdb: load_databases(args.egdb_path.as_deref(), crate::board::Variant::Italian)
-            .map_err(CliError)?,
+        egdb: load_databases(args.egdb_path.as_deref(), args.variant.variant).map_err(CliError)?,
         ..EngineOptions::default()
     })
     .map_err(CliError)?;

@@ -84,6 +84,8 @@ impl Tool {
     pub fn variant(&self) -> Variant {
         match self {
             Tool::Selfplay(a) => a.variant.variant,
+            Tool::Play(a) => a.variant.variant,
+            Tool::Analyse(a) => a.variant.variant,
             _ => Variant::Italian,
         }
     }

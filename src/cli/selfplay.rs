@@ -13,7 +13,7 @@ use super::{CliError, VariantArg};
 use crate::board::{Position, Variant};
 use crate::engine::EngineOptions;
 use crate::game::DrawRules;
-use crate::game::openings::{ballots, default_openings, load_openings_read, default_openings_in};
+use crate::game::openings::{ballots, default_openings, default_openings_in, load_openings_read};
 use crate::search::Style;
 use crate::search::eval::EvalFile;
 use crate::shard::Shard;

@@ -152,9 +152,12 @@ mod tests {
 
     #[test]
     fn every_variant_has_its_openings() {
-        assert_eq!(openings_of(Variant::Italian, 3), default_openings(3));
+        assert_eq!(
+            default_openings_in(Variant::Italian, 3),
+            default_openings(3)
+        );
         for v in [Variant::English, Variant::Russian, Variant::Brazilian] {
-            let four = openings_of(v, 4);
+            let four = default_openings_in(v, 4);
             assert!(four.len() > 300, "{v}: {}", four.len());
             assert!(four.iter().all(|p| p.variant() == v));
         }

@@ -274,7 +274,7 @@ impl<E: Searcher> Session<E> {
         let dir = Some(self.params.egdb_path.as_str())
             .filter(|p| !p.is_empty())
             .map(std::path::Path::new);
-        let egdb = load_databases(dir, crate::board::Variant::Italian).unwrap_or_else(|e| {
+        let egdb = load_databases(dir, self.params.variant).unwrap_or_else(|e| {
             out.push(error(&e));
             None
         });
@@ -304,7 +304,9 @@ impl<E: Searcher> Session<E> {
             self.game = Game::with_rules(Position::start_of(self.params.variant), self.rules());
         }
         self.game.set_rules(self.rules());
-        if self.egdb_loaded && self.params.egdb_path != before.egdb_path {
+        // Another directory, or another variant's databases (each has its own default).
+        let moved = self.params.egdb_path != before.egdb_path;
+        if self.egdb_loaded && (moved || self.params.variant != before.variant) {
             self.load_egdb(out);
         }
     }
