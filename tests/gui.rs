@@ -317,14 +317,23 @@ fn pdn_files_load_with_a_choice_of_games() {
     // The JSON route takes a game number too.
     let state = post_ok(&gui, "/api/pdn", json!({"pdn": three, "game": 3}));
     assert_eq!(state["moves"][0]["text"], "23-19");
-    // Another game type: a one-line JSON error, the board unchanged.
-    let english = b"[GameType \"21\"]\n\n1. 22-18 *\n";
+    // Another variant than the board's: a one-line JSON error, the board unchanged.
+    let english = b"[GameType \"21\"]\n\n1. 11-15 *\n";
     let (status, answer) = post_pdn_file(&gui, "", english);
     assert_eq!(status, 400);
     assert_eq!(
         error_of(&answer),
-        "bad PDN: no game could be read: game 1, line 1: skipped: \
-         GameType 21 is English draughts, not Italian: `21`"
+        "the PDN game is English checkers; this board plays Italian draughts \
+         (start it with --variant english)"
+    );
+    // A game type Damiera does not play: skipped by name.
+    let international = b"[GameType \"20\"]\n\n1. 32-28 *\n";
+    let (status, answer) = post_pdn_file(&gui, "", international);
+    assert_eq!(status, 400);
+    assert!(
+        error_of(&answer)
+            .contains("GameType 20 is international draughts, which Damiera does not play"),
+        "{answer}"
     );
     assert_eq!(get_json(&gui, "/api/state")["moves"][0]["text"], "23-19");
 }

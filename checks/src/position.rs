@@ -44,17 +44,19 @@ pub fn check(data: &[u8]) -> Checked {
 pub fn position_round_trips(pos: &Position) -> Checked {
     pos.check_invariants()
         .map_err(|e| format!("{}: invariant broken: {e}", pos.to_fen()))?;
-    let fen = pos.to_fen();
-    let hub = pos.to_hub();
-    ensure(Position::parse(&fen).as_ref() == Ok(pos), || {
-        format!("FEN {fen} does not read back")
-    })?;
-    ensure(Position::parse(&hub).as_ref() == Ok(pos), || {
-        format!("Hub string {hub} does not read back")
-    })?;
-    ensure(Position::from_hub(&hub).as_ref() == Ok(pos), || {
-        format!("from_hub({hub}) differs")
-    })
+    let (fen, hub, variant) = (pos.to_fen(), pos.to_hub(), pos.variant());
+    ensure(
+        Position::parse_in(variant, &fen).as_ref() == Ok(pos),
+        || format!("FEN {fen} does not read back in {variant}"),
+    )?;
+    ensure(
+        Position::parse_in(variant, &hub).as_ref() == Ok(pos),
+        || format!("Hub string {hub} does not read back in {variant}"),
+    )?;
+    ensure(
+        Position::from_hub_in(variant, &hub).as_ref() == Ok(pos),
+        || format!("from_hub_in({variant}, {hub}) differs"),
+    )
 }
 
 /// A parsed move is legal and its Hub and path forms name it alone.

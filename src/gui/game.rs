@@ -295,10 +295,11 @@ impl ShownGame {
             .collect()
     }
 
-    /// The full-move number of ply index `i` (0-based), counting from the start side.
+    /// The full-move number of ply index `i` (0-based), counting from the start side: a
+    /// number starts with the variant's first mover (Black in English checkers).
     fn move_number(&self, i: usize) -> usize {
-        let black_first = self.start().side_to_move() == Color::Black;
-        (i + usize::from(black_first)) / 2 + 1
+        let second_first = !opens_number(&self.start());
+        (i + usize::from(second_first)) / 2 + 1
     }
 
     /// Every line played, as the page draws the move list: the main line, each move
@@ -499,19 +500,26 @@ impl TreeWalk<'_, '_> {
     }
 }
 
-/// `N.` before a White move, `N...` before a Black move that opens a line.
+/// Whether the side to move of `pos` makes the first move of a move number: the
+/// variant's first mover (White, or Black in English checkers).
+fn opens_number(pos: &Position) -> bool {
+    pos.side_to_move() == pos.variant().first_mover()
+}
+
+/// `N.` before a move of the variant's first mover (White; Black in English checkers),
+/// `N...` before the other side's move that opens a line.
 fn push_number(words: &mut Vec<String>, pos: &Position, number: usize, opens: bool) {
-    match pos.side_to_move() {
-        Color::White => words.push(format!("{number}.")),
-        Color::Black if opens => words.push(format!("{number}...")),
-        Color::Black => {}
+    if opens_number(pos) {
+        words.push(format!("{number}."));
+    } else if opens {
+        words.push(format!("{number}..."));
     }
 }
 
 /// PDN movetext of the line from `node` that starts with child `first`, variations in
 /// parentheses after the move they replace. `ply` is the ply index of the first move.
 fn movetext(node: &Tree, pos: Position, ply: usize, first: usize, words: &mut Vec<String>) {
-    let black_first = usize::from(pos.side_to_move() == Color::Black) ^ (ply % 2);
+    let black_first = usize::from(!opens_number(&pos)) ^ (ply % 2);
     let number = |ply: usize| (ply + black_first) / 2 + 1;
     let (mut node, mut pos, mut ply, mut index) = (node, pos, ply, first);
     let mut opens = true;
@@ -896,5 +904,19 @@ mod tests {
             "d4 is number 18"
         );
         assert_eq!(g.game().rules(), DrawRules::for_variant(Variant::Russian));
+        // English: Black's first move and White's reply are both move 1.
+        let mut g = ShownGame::new(Position::start_of(Variant::English));
+        g.play_text("11-15").unwrap();
+        g.play_text("23-19").unwrap();
+        let list = g.move_list();
+        assert_eq!(
+            (&list[0]["number"], &list[1]["number"]),
+            (&json!(1), &json!(1))
+        );
+        let pdn = g.to_pdn("W", "B", None);
+        assert!(
+            pdn.contains("[GameType \"21\"]") && pdn.contains("1. 11-15 23-19"),
+            "{pdn}"
+        );
     }
 }
