@@ -864,8 +864,8 @@ fn a_variant_change_starts_its_game_and_its_notation() {
         .and_then(|m| m.split('-').next())
         .and_then(|n| n.parse::<u8>().ok());
     assert!(from.is_some_and(|n| (9..=12).contains(&n)), "{done}");
-    // Brazilian, a position string in its numbering (b8 = 1 ... g1 = 32): a White king
-    // on a1 (29) must take b2 (25) and d4 (18), the most pieces.
+    // Brazilian, a position string in its numbering (a1 = 1 ... h8 = 32): a White king
+    // on a1 (1) must take b2 (5) and d4 (14), the most pieces.
     hub.send("set-param name=variant value=brazilian");
     hub.send("pos pos=Weeeeeeeeeeeeeeeeebeeeeeebeee Wee");
     let line = hub.recv();
@@ -873,11 +873,11 @@ fn a_variant_change_starts_its_game_and_its_notation() {
         line.starts_with("error message=\"pos:"),
         "a malformed string: {line}"
     );
-    hub.send("pos pos=WeeeeeeeeeeeeeeeeebeeeeeebeeeWeee");
+    hub.send("pos pos=WWeeebeeeeeeeebeeeeeeeeeeeeeeeeee");
     hub.send("go think");
     let done = hub.done();
     assert!(
-        done.starts_with("done move=a1x") && done.contains("xd4xb2"),
+        done.starts_with("done move=a1x") && done.contains("xb2xd4"),
         "{done}"
     );
     hub.close_cleanly();

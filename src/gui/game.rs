@@ -876,11 +876,11 @@ mod tests {
         assert_eq!(squares.len(), 32);
         assert_eq!(
             squares[0],
-            json!({"number": 1, "name": "b8", "row": 0, "col": 1})
+            json!({"number": 1, "name": "a1", "row": 7, "col": 0})
         );
         assert_eq!(
             squares[31],
-            json!({"number": 32, "name": "g1", "row": 7, "col": 6})
+            json!({"number": 32, "name": "h8", "row": 0, "col": 7})
         );
         let italian = squares_json(Variant::Italian);
         assert_eq!(
@@ -891,17 +891,17 @@ mod tests {
         let legal = legal_json(&g.current());
         let c3d4 = legal.iter().find(|m| m["text"] == "c3-d4");
         let c3d4 = c3d4.unwrap_or_else(|| panic!("{legal:?}"));
-        // c3 and d4 in the English order of numbers that the board string follows.
+        // c3 and d4 in the variant's numbers (a1 = 1), which the board string follows.
         assert_eq!(
             (&c3d4["from"], &c3d4["to"], &c3d4["hub"]),
-            (&json!(22), &json!(18), &json!("c3-d4"))
+            (&json!(10), &json!(14), &json!("c3-d4"))
         );
         g.play_text("c3-d4").unwrap();
         assert_eq!(g.hub_moves_to_cursor(), ["c3-d4"]);
         assert_eq!(
-            board_json(&g.current()).chars().nth(17),
+            board_json(&g.current()).chars().nth(13),
             Some('w'),
-            "d4 is number 18"
+            "d4 is number 14"
         );
         assert_eq!(g.game().rules(), DrawRules::for_variant(Variant::Russian));
         // English: Black's first move and White's reply are both move 1.
