@@ -177,7 +177,7 @@ impl Position {
     }
 
     /// Parses a PDN FEN in the notation of `variant`: numbers in Italian and English,
-    /// `W:Wa1,c1,Kh2:Bb8` (or numbers in the English order) in Russian and Brazilian.
+    /// `W:Wa1,c1,Kh2:Bb8` (or their numbers, a1 = 1) in Russian and Brazilian.
     pub fn from_fen_in(variant: Variant, text: &str) -> Result<Position, PositionError> {
         let t = text.trim().trim_matches('"').trim_end_matches('.');
         let mut parts = t.split(':');
