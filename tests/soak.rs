@@ -280,8 +280,10 @@ fn set_param(m: &mut Model, files: &Files) -> (String, bool) {
     let good = m.chance(80);
     let (name, value, bad) = match m.rng.below(10) {
         0 => (
+            // Russian is a variant now; international draughts is not (and the model's
+            // positions stay Italian).
             "variant",
-            if good { "italian" } else { "russian" }.to_string(),
+            if good { "italian" } else { "international" }.to_string(),
             !good,
         ),
         1 => {

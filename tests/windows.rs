@@ -119,7 +119,10 @@ fn exe_builds_and_reads_the_same_database_files() {
         "--dir",
         &win_path(&linux_dir),
     ]));
-    assert!(out.contains("41 classes of italian sound, 0 problems"), "{out}");
+    assert!(
+        out.contains("41 classes of italian sound, 0 problems"),
+        "{out}"
+    );
     let probe = run_ok(dist.command("damiera.exe").args([
         "egdb",
         "probe",
