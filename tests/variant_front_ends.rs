@@ -16,20 +16,8 @@ use damiera::game::replay::replay_game;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damiera");
 
-/// The Python interpreter with pydraughts: `DAMIERA_PYTHON`, else the repo's venv.
 fn python() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("DAMIERA_PYTHON") {
-        return Some(PathBuf::from(path));
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        return Some(venv);
-    }
-    support::skip(
-        "the pydraughts replay of variant matches",
-        "no DAMIERA_PYTHON and no .venv with pydraughts",
-    );
-    None
+    support::python("the pydraughts replay of variant matches")
 }
 
 fn tmp(name: &str, ext: &str) -> PathBuf {

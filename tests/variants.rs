@@ -126,18 +126,7 @@ fn crowning_during_a_capture() {
 type MoveKey = (String, String, Vec<String>, bool);
 
 fn python() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("DAMIERA_PYTHON") {
-        return Some(PathBuf::from(path));
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        return Some(venv);
-    }
-    support::skip(
-        "the pydraughts comparison of the variants' move lists",
-        "no DAMIERA_PYTHON and no .venv with pydraughts",
-    );
-    None
+    support::python("the pydraughts comparison of the variants' move lists")
 }
 
 fn our_moves(pos: &Position) -> BTreeSet<MoveKey> {

@@ -18,3 +18,18 @@ pub fn skip(test: &str, reason: &str) {
         "\n!!! SKIPPED {test}: {reason} (bash .ci/run installs what the tests need) !!!\n"
     );
 }
+
+/// The Python interpreter with pydraughts: `DAMIERA_PYTHON`, else the repo's venv; when
+/// there is neither, `test` is reported as skipped ([`skip`]).
+#[allow(dead_code)] // not every test binary that includes this module runs Python
+pub fn python(test: &str) -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os("DAMIERA_PYTHON") {
+        return Some(path.into());
+    }
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+    if venv.exists() {
+        return Some(venv);
+    }
+    skip(test, "no DAMIERA_PYTHON and no .venv with pydraughts");
+    None
+}
