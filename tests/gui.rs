@@ -1146,3 +1146,154 @@ proptest! {
         }
     }
 }
+
+/// A new game of another variant: its board, its notation, an engine started for it
+/// (the engine's move in that notation); the engine's `variant` is the board's alone.
+#[test]
+fn a_new_game_of_another_variant_gets_its_rules_and_engine() {
+    let gui = start(&[]);
+    post_ok(
+        &gui,
+        "/api/settings",
+        json!({"movetime": 0.1, "engine_side": "black"}),
+    );
+    let state = post_ok(&gui, "/api/new", json!({"variant": "russian"}));
+    assert_eq!(state["variant"], "russian");
+    assert_eq!(
+        state["squares"][0],
+        json!({"number": 1, "name": "a1", "row": 7, "col": 0})
+    );
+    assert_eq!(state["board"], "wwwwwwwwwwwweeeeeeeebbbbbbbbbbbb");
+    assert!(legal(&state).contains(&"c3-d4".to_string()), "{state}");
+    wait_for(&gui, "the Russian engine", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    post_ok(&gui, "/api/move", json!({"move": "c3-d4"}));
+    let state = wait_for(&gui, "the engine's reply", |s| s["plies"] == 2);
+    let reply = state["moves"][1]["text"].as_str().unwrap_or("").to_string();
+    assert!(
+        reply.len() == 5 && reply.as_bytes()[0].is_ascii_lowercase(),
+        "an algebraic reply: {reply:?}"
+    );
+    let (status, pdn) = request(&gui, "GET", "/api/pdn", &[], b"");
+    assert_eq!(status, 200);
+    assert!(
+        pdn.contains("[GameType \"25\"]") && pdn.contains("c3-d4"),
+        "{pdn}"
+    );
+    // English: Black moves first, so the engine (Black) opens.
+    let state = post_ok(&gui, "/api/new", json!({"variant": "english"}));
+    assert_eq!(
+        (state["variant"].as_str(), state["turn"].as_str()),
+        (Some("english"), Some("black"))
+    );
+    let state = wait_for(&gui, "the English engine's first move", |s| s["plies"] == 1);
+    let first = state["moves"][0]["text"].as_str().unwrap_or("");
+    assert!(first.starts_with(|c: char| c.is_ascii_digit()), "{first}");
+    let params = state["engine"]["params"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !params.is_empty() && params.iter().all(|p| p["name"] != "variant"),
+        "{params:?}"
+    );
+    let (status, answer) = post(
+        &gui,
+        "/api/engine/param",
+        json!({"name": "variant", "value": "italian"}),
+    );
+    assert_eq!(status, 400);
+    assert!(error_of(&answer).contains("Variant"), "{answer}");
+    let (status, answer) = post(&gui, "/api/new", json!({"variant": "international"}));
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (
+            400,
+            "unknown variant \"international\" (expected one of italian, english, russian, brazilian)"
+        )
+    );
+    // New game keeps the variant.
+    let state = post_ok(&gui, "/api/new", json!({}));
+    assert_eq!(state["variant"], "english");
+}
+
+/// Resigning and draw offers: the player's side resigns; two people agree a draw at
+/// once; the engine accepts a draw when its own search says it is level or worse, and
+/// declines when it expects to win; the game is over after either, until a take-back.
+#[test]
+fn resign_and_draw_offers() {
+    let gui = start(&[]);
+    post_ok(
+        &gui,
+        "/api/settings",
+        json!({"engine_side": "none", "movetime": 0.2}),
+    );
+    post_ok(&gui, "/api/move", json!({"move": "22-18"}));
+    let state = post_ok(&gui, "/api/resign", json!({}));
+    assert_eq!(
+        state["result"],
+        json!({"result": "1-0", "reason": "Black resigned"})
+    );
+    let (status, answer) = post(&gui, "/api/move", json!({"move": "10-14"}));
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "the game is over: Black resigned")
+    );
+    let (_, pdn) = request(&gui, "GET", "/api/pdn", &[], b"");
+    assert!(
+        pdn.contains("[Result \"1-0\"]") && pdn.contains("Black resigned"),
+        "{pdn}"
+    );
+    let (status, answer) = post(&gui, "/api/draw", json!({}));
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "the game is over: Black resigned")
+    );
+    let state = post_ok(&gui, "/api/takeback", json!({}));
+    assert_eq!(state["result"], Value::Null, "a take-back reopens the game");
+    let state = post_ok(&gui, "/api/draw", json!({}));
+    assert_eq!(
+        state["result"],
+        json!({"result": "1/2-1/2", "reason": "draw agreed"})
+    );
+
+    // Against the engine (Black): lost for it, it accepts; won for it, it declines.
+    post_ok(&gui, "/api/settings", json!({"engine_side": "black"}));
+    post_ok(&gui, "/api/position", json!({"fen": "W:WK13,K14,K15:B4"}));
+    let state = post_ok(&gui, "/api/draw", json!({}));
+    assert_eq!(state["offer"]["pending"], true, "{state}");
+    let state = wait_for(&gui, "the engine's answer", |s| {
+        s["offer"]["pending"] == false
+    });
+    assert_eq!(state["offer"]["answer"]["accepted"], true, "{state}");
+    assert!(
+        state["offer"]["answer"]["score"].as_f64().unwrap_or(0.0) < -1.0,
+        "{state}"
+    );
+    assert_eq!(state["result"]["reason"], "draw agreed");
+    post_ok(&gui, "/api/position", json!({"fen": "W:W29:BK1,K2,K3"}));
+    post_ok(&gui, "/api/draw", json!({}));
+    let state = wait_for(&gui, "the engine's answer", |s| {
+        s["offer"]["pending"] == false
+    });
+    assert_eq!(state["offer"]["answer"]["accepted"], false, "{state}");
+    assert!(
+        state["offer"]["answer"]["score"].as_f64().unwrap_or(0.0) > 1.0,
+        "{state}"
+    );
+    assert_eq!(state["result"], Value::Null);
+    // Not on the engine's turn, not in analyse mode.
+    post_ok(&gui, "/api/move", json!({"move": "29-25"}));
+    let (status, answer) = post(&gui, "/api/draw", json!({}));
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "offer the draw on your turn: the engine is to move")
+    );
+    post_ok(&gui, "/api/settings", json!({"mode": "analyse"}));
+    let (status, answer) = post(&gui, "/api/resign", json!({}));
+    assert_eq!(
+        (status, error_of(&answer).as_str()),
+        (400, "resigning is for play mode: choose Play first")
+    );
+}

@@ -232,6 +232,10 @@ fn moves_command_output() {
     assert_eq!((code, out.as_str()), (0, "31x22x13\n31x24x15\n"));
     let (_, out, _) = damiera(&["moves", "--fen", "W:WK31:B18,20,K27,K28", "--format", "hub"]);
     assert_eq!(out, "31x13x18x27\n31x15x20x28\n");
+    let (_, out, _) = damiera(&["moves", "--fen", "W:WK31:B18,20,K27,K28", "--format", "fen"]);
+    assert_eq!(out, "31x22x13 B:WK13:B20,K28\n31x24x15 B:WK15:B18,K27\n");
+    let (_, out, _) = damiera(&["moves", "--variant", "russian", "--format", "fen"]);
+    assert!(out.starts_with("a3-b4 B:Wa1,b2,b4,"), "{out}");
     let (code, out, _) = damiera(&["moves", "--fen", "W:W32:BK28"]);
     assert_eq!((code, out.as_str()), (0, ""));
     let (_, out, _) = damiera(&["moves", "--fen", "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"]);

@@ -1,4 +1,4 @@
-//! `damiera moves [--variant V] [--fen F] [--format path|hub]`.
+//! `damiera moves [--variant V] [--fen F] [--format path|hub|fen]`.
 
 use std::io::Write;
 
@@ -14,6 +14,9 @@ pub enum MoveFormat {
     Path,
     /// From, to, captured squares: `29x6x15x18x26`.
     Hub,
+    /// The move in path form, a space, and the position after it as FEN:
+    /// `22-18 B:W18,21,23-32:B1-12`.
+    Fen,
 }
 
 /// Arguments of `moves`.
@@ -41,6 +44,7 @@ pub fn run(args: &MovesArgs, out: &mut impl Write) -> Result<(), CliError> {
             let text = match args.format {
                 MoveFormat::Path => path_text(&pos, mv),
                 MoveFormat::Hub => hub_text_in(pos.variant(), mv),
+                MoveFormat::Fen => format!("{} {}", path_text(&pos, mv), pos.play(mv).to_fen()),
             };
             writeln!(out, "{text}")?;
         }

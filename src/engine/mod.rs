@@ -38,17 +38,7 @@ pub fn load_databases(
     crate::egdb::load(dir, variant).map(|db| db.map(Arc::new))
 }
 
-/// The best score (hundredths of a man, from the engine's side) at which the engine
-/// still accepts a draw offer: a tenth of a man, the game level or worse for it. A
-/// score above it means the engine expects more than a draw and plays on.
-pub const DRAW_ACCEPT_MAX: i32 = 10;
-
-/// Whether the engine accepts a draw offer when its own search scores the game
-/// `own_score` (its side's view): level or worse for it (at most [`DRAW_ACCEPT_MAX`]).
-/// Every front end decides with this (the console's `draw`, the web board).
-pub const fn accepts_draw(own_score: i32) -> bool {
-    own_score <= DRAW_ACCEPT_MAX
-}
+pub use crate::search::score::{DRAW_ACCEPT_MAX, accepts_draw};
 
 /// The engine's answer to a draw offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

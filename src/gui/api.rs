@@ -17,7 +17,7 @@ use super::game::{PdnLoad, ShownGame};
 use super::http::{MAX_BODY, query_value};
 use super::review::{self, Review};
 use super::state::{App, EngineCmd, Mode, State};
-use crate::board::{Color, Position};
+use crate::board::{Color, Position, UnknownVariant, Variant};
 use crate::clock::TimeControl;
 use crate::protocol::response::ParamType;
 
@@ -95,6 +95,8 @@ pub const ROUTES: &[&str] = &[
     "/api/engine/param",
     "/api/review",
     "/api/review/goto",
+    "/api/resign",
+    "/api/draw",
 ];
 
 /// The body as a JSON object (empty: `{}`).
@@ -208,10 +210,21 @@ fn post(app: &App, path: &str, body: &Value) -> Answer {
             st.clocks.pause(Instant::now());
             Ok(())
         }),
-        "/api/new" => run(app, |st| {
-            st.new_game(ShownGame::new(Position::start_of(st.variant)));
-            Ok(())
-        }),
+        "/api/new" => {
+            let variant = match opt_str(body, "variant")? {
+                None => None,
+                Some(name) => Some(
+                    name.parse::<Variant>()
+                        .map_err(|_| bad(UnknownVariant(clip(name)).to_string()))?,
+                ),
+            };
+            run(app, |st| {
+                st.new_game_of(variant.unwrap_or(st.variant));
+                Ok(())
+            })
+        }
+        "/api/resign" => run(app, State::resign),
+        "/api/draw" => run(app, State::offer_draw),
         "/api/position" => {
             let text = str_field(body, "fen")?;
             let variant = app.state.lock().variant;
@@ -279,6 +292,13 @@ fn play_move(app: &App, text: &str) -> Answer {
             if let Some(e) = st.ending().filter(|_| st.clocks.flag().is_some()) {
                 return Err(format!("the game is over: {}", e.reason));
             }
+        }
+        if st.game.at_end()
+            && let Some(e) = st.ending_off_the_board()
+        {
+            return Err(format!("the game is over: {}", e.reason));
+        }
+        if st.settings.mode == Mode::Play {
             if st.game.at_end() && st.engine_plays(turn) {
                 return Err("it is the engine's turn".into());
             }
@@ -415,6 +435,11 @@ fn settings(app: &App, body: &Value) -> Answer {
 fn set_param(app: &App, body: &Value) -> Answer {
     let name = str_field(body, "name")?.to_string();
     let value = field(body, "value")?.clone();
+    if name == "variant" {
+        return Err(bad(
+            "the board's own Variant choice sets the engine's variant (New game of a variant)",
+        ));
+    }
     run(app, |st| {
         let decl = st
             .params

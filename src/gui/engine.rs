@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use super::game::board_json;
 use super::review::Eval;
-use super::state::{App, EngineCmd, EngineStatus, Mode, State};
+use super::state::{App, DrawAnswer, EngineCmd, EngineStatus, Mode, State};
 use crate::board::{Color, Position};
 use crate::clock::Limits;
 use crate::movegen::{capture_paths, parse_move, path_text};
@@ -28,7 +28,7 @@ use crate::protocol::response::Param;
 use crate::protocol::response::{Done, Info};
 use crate::protocol::{Command, Response, parse_response};
 use crate::review::from_hub_men;
-use crate::search::score::{white_text, white_view};
+use crate::search::score::{accepts_draw, white_text, white_view};
 
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -48,7 +48,13 @@ enum Key {
     Analyse { start: Position, moves: Vec<String> },
     /// Position `ply` of review `id`.
     Review { id: u64, ply: usize },
+    /// Draw offer `id`: the position at the end of the line, searched for the engine's
+    /// score.
+    DrawOffer { id: u64 },
 }
+
+/// Seconds the engine considers a draw offer: its move time, at most this.
+const DRAW_OFFER_SECONDS: f64 = 2.0;
 
 /// The search the state calls for.
 struct Want {
@@ -201,14 +207,28 @@ fn wanted(st: &State) -> Option<Want> {
         Mode::Play => {
             let line = game.game();
             let side = line.position().side_to_move();
-            if st.ending().is_some() || !st.engine_plays(side) {
-                return None;
-            }
             let moves: Vec<String> = line
                 .moves()
                 .iter()
                 .map(|&m| crate::movegen::hub_text_in(game.start().variant(), m))
                 .collect();
+            if let Some(offer) = st.pending_offer() {
+                let seconds = s.movetime.min(DRAW_OFFER_SECONDS);
+                return Some(Want {
+                    key: Key::DrawOffer { id: offer.id },
+                    params: st.params_version,
+                    start: game.start(),
+                    moves,
+                    pos: line.position(),
+                    level: Limits::move_time(seconds),
+                    mode: GoMode::Analyze,
+                    limit: Some(Duration::from_secs_f64(seconds)),
+                    clock_side: None,
+                });
+            }
+            if st.ending().is_some() || !st.engine_plays(side) {
+                return None;
+            }
             let (level, limit) = think_level(st, side);
             Some(Want {
                 key: Key::Think {
@@ -250,13 +270,14 @@ fn pv_json(pos: Position, pv: &[String]) -> (Vec<String>, Vec<Vec<u8>>, Vec<Stri
         match parse_move(&pos, m) {
             Ok(mv) => {
                 texts.push(path_text(&pos, mv));
+                let number = |sq| pos.variant().number_of(sq);
                 let path = if mv.is_capture() {
                     capture_paths(&pos, mv)
                         .first()
-                        .map(|p| p.iter().map(|s| s.number()).collect())
+                        .map(|p| p.iter().map(|&sq| number(sq)).collect())
                         .unwrap_or_default()
                 } else {
-                    vec![mv.from().number(), mv.to().number()]
+                    vec![number(mv.from()), number(mv.to())]
                 };
                 squares.push(path);
                 pos = pos.play(mv);
@@ -447,6 +468,13 @@ impl<L: EngineLink> EngineThread<L> {
     /// Stops a search that is no longer wanted; when idle, sends changed parameters and
     /// starts the wanted search.
     fn reconcile(&mut self) {
+        let variant = self.app.state.lock().variant;
+        if variant != self.spec.variant {
+            // The variant is set before `init`: a new game of another variant gets an
+            // engine started for it.
+            self.spec.variant = variant;
+            self.restart();
+        }
         if self.proc.is_none() {
             return;
         }
@@ -529,7 +557,7 @@ impl<L: EngineLink> EngineThread<L> {
             return;
         }
         let rank = multipv_of(line).unwrap_or(1);
-        if let Key::Review { .. } = s.key {
+        if let Key::Review { .. } | Key::DrawOffer { .. } = s.key {
             let pv = info.pv.clone().unwrap_or_default();
             s.lines.insert(rank, (info.score, pv));
             return;
@@ -564,6 +592,7 @@ impl<L: EngineLink> EngineThread<L> {
                         _ => Err(String::new()),
                     });
                 }
+                Key::DrawOffer { id } => self.answer_offer(*id, &s),
                 Key::Analyse { .. } => {}
             }
         }
@@ -571,6 +600,32 @@ impl<L: EngineLink> EngineThread<L> {
             if st.engine == (EngineStatus::Ready { busy: true }) {
                 st.engine = EngineStatus::Ready { busy: false };
             }
+        });
+    }
+
+    /// The engine's answer to draw offer `id` from its search `s`: its score for itself
+    /// ([`accepts_draw`]); no score declines.
+    fn answer_offer(&mut self, id: u64, s: &Search) {
+        let units = s
+            .lines
+            .values()
+            .next()
+            .and_then(|(score, _)| *score)
+            .and_then(from_hub_men);
+        let _ = self.app.change(|st| {
+            let engine = st.settings.engine_side;
+            let own = units.map(|u| {
+                if Some(s.pos.side_to_move()) == engine {
+                    u
+                } else {
+                    -u
+                }
+            });
+            let answer = DrawAnswer {
+                accepted: own.is_some_and(accepts_draw),
+                score: own,
+            };
+            st.answer_offer(id, answer)
         });
     }
 

@@ -593,8 +593,8 @@ fn players(st: &State) -> (String, String) {
 /// The game as the PDN file `GET /api/pdn` downloads (the browser build saves the same).
 pub fn pdn_text(st: &State) -> String {
     let (white, black) = players(st);
-    let ending = st.clocks.flag().and(st.ending());
-    st.game.to_pdn(&white, &black, ending.as_ref())
+    st.game
+        .to_pdn(&white, &black, st.ending_off_the_board().as_ref())
 }
 
 /// The reviewed line as the annotated PDN `GET /api/review/pdn` downloads; the error

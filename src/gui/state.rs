@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::events::Broadcaster;
 use super::game::{BoardEnding, ShownGame, board_json, legal_json, squares_json};
 use super::review::Review;
-use crate::board::{Color, Position, Variant};
+use crate::board::{Color, Move, Position, Variant};
 use crate::clock::{GameClock, TimeControl};
 use crate::protocol::response::{Param, ParamType};
 
@@ -90,6 +90,44 @@ pub struct State {
     pub review: Option<Review>,
     /// Numbers reviews.
     pub reviews: u64,
+    /// A game ended by the players (a resignation, a draw agreed), at the end of the
+    /// line it was agreed on.
+    pub agreed: Option<Agreed>,
+    /// The draw offer the engine is considering, if any.
+    pub draw_offer: Option<DrawOffer>,
+    /// The engine's answer to the latest draw offer.
+    pub draw_answer: Option<DrawAnswer>,
+    /// Numbers draw offers.
+    pub offers: u64,
+}
+
+/// An ending the players chose: it holds at the end of `moves` (the line it was agreed
+/// on); a move taken back or another line shown is not over.
+#[derive(Clone, Debug)]
+pub struct Agreed {
+    /// The line, from the start, at whose end the game ended.
+    pub moves: Vec<Move>,
+    /// The result and why.
+    pub ending: BoardEnding,
+}
+
+/// A draw offered to the engine at the end of `moves`; void once the line changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawOffer {
+    /// Numbers the offer.
+    pub id: u64,
+    /// The line it was made at the end of.
+    pub moves: Vec<Move>,
+}
+
+/// What the engine answered to a draw offer: accepted or not, and its score for itself
+/// (hundredths of a man; `None` when it gave none, which declines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAnswer {
+    /// The draw was agreed.
+    pub accepted: bool,
+    /// The engine's score of the game, from its own side.
+    pub score: Option<i32>,
 }
 
 /// Messages to the engine thread.
@@ -142,6 +180,10 @@ impl State {
             analysis: BTreeMap::new(),
             review: None,
             reviews: 0,
+            agreed: None,
+            draw_offer: None,
+            draw_answer: None,
+            offers: 0,
         }
     }
 
@@ -149,6 +191,100 @@ impl State {
     pub fn new_game(&mut self, game: ShownGame) {
         self.game = game;
         self.clocks = GameClock::new(self.clocks.control());
+        self.agreed = None;
+        self.draw_offer = None;
+        self.draw_answer = None;
+    }
+
+    /// A new game of `variant` from its start (the board and its engine switch to it).
+    pub fn new_game_of(&mut self, variant: Variant) {
+        self.variant = variant;
+        self.new_game(ShownGame::new(Position::start_of(variant)));
+    }
+
+    /// The side that resigns or offers a draw in play mode: the engine's opponent, or
+    /// the side to move at the end of the line when two people play. An error when the
+    /// game is not one that can be resigned or offered a draw now.
+    fn player_in_play(&self, what: &str) -> Result<Color, String> {
+        if self.settings.mode != Mode::Play {
+            return Err(format!("{what} is for play mode: choose Play first"));
+        }
+        if let Some(e) = self.ending() {
+            return Err(format!("the game is over: {}", e.reason));
+        }
+        let turn = self.game.game().position().side_to_move();
+        Ok(self.settings.engine_side.map_or(turn, Color::opponent))
+    }
+
+    /// The player resigns the game at the end of the line.
+    pub fn resign(&mut self) -> Result<(), String> {
+        let loser = self.player_in_play("resigning")?;
+        let result = if loser == Color::White { "0-1" } else { "1-0" };
+        self.agree(result, format!("{} resigned", color_title(loser)));
+        Ok(())
+    }
+
+    /// The player offers a draw: agreed at once when two people play; otherwise the
+    /// engine is asked (on the player's turn) and its answer lands in `draw_answer`.
+    pub fn offer_draw(&mut self) -> Result<(), String> {
+        self.player_in_play("a draw offer")?;
+        let Some(engine) = self.settings.engine_side else {
+            self.agree("1/2-1/2", "draw agreed".into());
+            return Ok(());
+        };
+        if self.game.game().position().side_to_move() == engine {
+            return Err("offer the draw on your turn: the engine is to move".into());
+        }
+        let moves = self.game.game().moves().to_vec();
+        if self.draw_offer.as_ref().is_some_and(|o| o.moves == moves) {
+            return Ok(());
+        }
+        self.offers += 1;
+        self.draw_offer = Some(DrawOffer {
+            id: self.offers,
+            moves,
+        });
+        self.draw_answer = None;
+        Ok(())
+    }
+
+    /// The draw offer the engine should consider now: made at the end of the line
+    /// shown, which has not changed since, in a game still going on.
+    pub fn pending_offer(&self) -> Option<&DrawOffer> {
+        let offer = self.draw_offer.as_ref()?;
+        let live = self.settings.mode == Mode::Play
+            && self.settings.engine_side.is_some()
+            && self.ending().is_none()
+            && offer.moves == self.game.game().moves();
+        live.then_some(offer)
+    }
+
+    /// The engine's answer to offer `id`: recorded, and a draw agreed if it accepts.
+    pub fn answer_offer(&mut self, id: u64, answer: DrawAnswer) -> Result<(), String> {
+        if self.pending_offer().is_none_or(|o| o.id != id) {
+            return Err(String::new());
+        }
+        self.draw_offer = None;
+        self.draw_answer = Some(answer);
+        if answer.accepted {
+            self.agree("1/2-1/2", "draw agreed".into());
+        }
+        Ok(())
+    }
+
+    fn agree(&mut self, result: &'static str, reason: String) {
+        self.agreed = Some(Agreed {
+            moves: self.game.game().moves().to_vec(),
+            ending: BoardEnding { result, reason },
+        });
+        self.draw_offer = None;
+    }
+
+    /// The players' ending, when it holds for the line shown.
+    fn agreed_here(&self) -> Option<&Agreed> {
+        self.agreed
+            .as_ref()
+            .filter(|a| a.moves == self.game.game().moves())
     }
 
     /// Sets the time control (`None`: seconds per move) and sets the clocks back.
@@ -179,13 +315,28 @@ impl State {
         self.ending_at(self.game.game().plies())
     }
 
-    /// The rules' verdict at ply `ply` of the line shown, if the game is over there.
+    /// An ending the rules do not see: a fallen flag, a resignation, a draw agreed
+    /// (for the PDN's result and termination).
+    pub fn ending_off_the_board(&self) -> Option<BoardEnding> {
+        if self.clocks.flag().is_some() {
+            return self.ending();
+        }
+        self.agreed_here().map(|a| a.ending.clone())
+    }
+
+    /// The verdict at ply `ply` of the line shown, if the game is over there: the
+    /// rules', or the players' at the end of the line they agreed it on.
     fn ending_at(&self, ply: usize) -> Option<BoardEnding> {
         let verdict = self.game.verdict_at(ply);
-        verdict.is_over().then(|| BoardEnding {
-            result: verdict.result(),
-            reason: verdict.to_string(),
-        })
+        if verdict.is_over() {
+            return Some(BoardEnding {
+                result: verdict.result(),
+                reason: verdict.to_string(),
+            });
+        }
+        self.agreed_here()
+            .filter(|a| a.moves.len() == ply)
+            .map(|a| a.ending.clone())
     }
 
     /// What ends the game at the ply shown: a fallen flag ends it everywhere in play
@@ -216,9 +367,11 @@ impl State {
     }
 
     /// The engine's parameters for the page: declaration and current value.
+    /// `variant` is left out: the board's own variant choice sets it.
     fn params_json(&self) -> Vec<Value> {
         self.params
             .iter()
+            .filter(|p| p.name != "variant")
             .map(|p| {
                 let value = self.param_values.get(&p.name).unwrap_or(&p.value);
                 let mut v = json!({"name": p.name, "default": p.value, "value": value});
@@ -273,6 +426,11 @@ impl State {
             "last_move": self.game.last_move(),
             "legal": legal,
             "result": ending.map(|e| json!({"result": e.result, "reason": e.reason})),
+            "offer": {
+                "pending": self.pending_offer().is_some(),
+                "answer": self.draw_answer.map(|a| json!({"accepted": a.accepted, "score": a.score.map(crate::search::score::in_men)})),
+                "id": self.offers,
+            },
             "clock": clock_json(&self.clocks, Instant::now()),
             "settings": {
                 "mode": if s.mode == Mode::Play { "play" } else { "analyse" },
@@ -427,6 +585,14 @@ pub fn side_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
         Color::Black => "black",
+    }
+}
+
+/// `White` or `Black`, for sentences.
+fn color_title(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
     }
 }
 

@@ -23,6 +23,18 @@ pub const DB_BOUND: i32 = DB_WIN - 500;
 /// Larger than any score.
 pub const INFINITY: i32 = WIN + 1;
 
+/// The best score (hundredths of a man, from the engine's side) at which the engine
+/// still accepts a draw offer: a tenth of a man, the game level or worse for it. A
+/// score above it means the engine expects more than a draw and plays on.
+pub const DRAW_ACCEPT_MAX: i32 = 10;
+
+/// Whether the engine accepts a draw offer when its own search scores the game
+/// `own_score` (its side's view): level or worse for it (at most [`DRAW_ACCEPT_MAX`]).
+/// Every front end decides with this (the console's `draw`, the web board).
+pub const fn accepts_draw(own_score: i32) -> bool {
+    own_score <= DRAW_ACCEPT_MAX
+}
+
 /// Whether a score is a proven win or loss.
 pub const fn is_decisive(score: i32) -> bool {
     score.abs() > WIN_BOUND

@@ -68,7 +68,10 @@ impl EngineLink for WorkerLink {
         let (name, params) = handshake();
         post(START.to_string());
         post(Command::Hub.to_string());
-        for (name, value) in &spec.options {
+        // The variant first, as `EngineProc` sends it: the other parameters may depend on it.
+        let variant = (spec.variant != damiera::board::Variant::Italian)
+            .then(|| ("variant".to_string(), spec.variant.name().to_string()));
+        for (name, value) in variant.iter().chain(&spec.options) {
             post(
                 Command::SetParam {
                     name: name.clone(),

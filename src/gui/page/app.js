@@ -18,11 +18,75 @@ let previewing = null;  // the line and move on the preview board: {multipv, ind
 
 const PIECE_NAMES = { w: "white man", b: "black man", W: "white king", B: "black king" };
 
-// ---- geometry: FID numbering, square 1 top-left, White at the bottom ----
-function rowCol(n) {
+// ---- geometry: the variant's squares, numbered 1-32 as its players number them ----
+// The server sends each square's number, name (`22`, or `c3` in the algebraic
+// variants), row (0 at the top, Black's side) and column; until it does, the FID board.
+let variantShown = "";  // the variant the board was built for
+let squares = [];       // index n-1: {number, name, row, col}
+for (let n = 1; n <= 32; n++) {
   const row = Math.floor((n - 1) / 4);
-  const col = 2 * ((n - 1) % 4) + (row % 2);
+  squares.push({ number: n, name: String(n), row, col: 2 * ((n - 1) % 4) + (row % 2) });
+}
+
+// What each variant's players expect to be told when a move is refused.
+const RULES = {
+  italian: {
+    capture: "Capturing is compulsory, and the capture the rules prefer (most pieces, then with a king, then most kings, then kings first) must be made",
+    step: "men move one square diagonally forward; kings one square in any diagonal direction",
+    numbers: "Square numbers (FID)",
+    placeholder: "W:W21-32:B1-12 or Wbbbb…",
+  },
+  english: {
+    capture: "Capturing is compulsory (any capture may be chosen)",
+    step: "men move one square diagonally forward; kings one square in any diagonal direction",
+    numbers: "Square numbers",
+    placeholder: "B:W21-32:B1-12",
+  },
+  russian: {
+    capture: "Capturing is compulsory (any capture may be chosen)",
+    step: "men move one square diagonally forward; kings any distance along a free diagonal",
+    numbers: "Square names (a1–h8)",
+    placeholder: "W:Wa1,c1,e1:Bb8,d8",
+  },
+  brazilian: {
+    capture: "Capturing is compulsory, and the capture that takes the most pieces must be made",
+    step: "men move one square diagonally forward; kings any distance along a free diagonal",
+    numbers: "Square names (a1–h8)",
+    placeholder: "W:Wa1,c1,e1:Bb8,d8",
+  },
+};
+
+// The side that moves first, whose moves carry the move numbers: Black in English
+// checkers, White elsewhere.
+function firstMover() {
+  return st && st.variant === "english" ? "Black" : "White";
+}
+
+function rules() {
+  return RULES[(st && st.variant) || "italian"] || RULES.italian;
+}
+
+function rowCol(n) {
+  const { row, col } = squares[n - 1];
   return flipped ? [7 - row, 7 - col] : [row, col];
+}
+
+// The square's name in the variant's notation (`22`, `c3`).
+function nameOf(n) {
+  return squares[n - 1] ? squares[n - 1].name : String(n);
+}
+
+function names(list) {
+  return [...list].map(nameOf).join(", ");
+}
+
+// The square at a row and a column of four (0-3) of the board as drawn.
+function squareAt(row, k) {
+  const found = squares.find((q) => {
+    const [r, c] = rowCol(q.number);
+    return r === row && Math.floor(c / 2) === k;
+  });
+  return found ? found.number : null;
 }
 
 function buildBoard() {
@@ -45,7 +109,7 @@ function buildBoard() {
     b.tabIndex = n === focusSquare ? 0 : -1;
     const num = document.createElement("span");
     num.className = "num";
-    num.textContent = String(n);
+    num.textContent = nameOf(n);
     num.setAttribute("aria-hidden", "true");
     b.appendChild(num);
     cells[r * 8 + c] = b;
@@ -159,7 +223,35 @@ function setState(s) {
   st = s;
   stateAt = performance.now();
   if (moved) sel = [];
+  if (s.variant && s.variant !== variantShown) showVariant(s);
   render();
+}
+
+// A board of another variant: its squares, names, labels and title.
+function showVariant(s) {
+  variantShown = s.variant;
+  if (Array.isArray(s.squares) && s.squares.length === 32) squares = s.squares;
+  document.title = `Damiera – ${s.variant_title}`;
+  $("numbers-label").textContent = rules().numbers;
+  $("fen").placeholder = rules().placeholder;
+  analysisShown = "";
+  const hadFocus = $("board").contains(document.activeElement);
+  buildBoard();
+  if (hadFocus) squareEl(focusSquare).focus();
+}
+
+// The engine's answer to a draw offer, said once.
+let offerSaid = 0;
+function sayOffer() {
+  const o = st.offer;
+  if (!o || o.id === offerSaid || o.pending || !o.answer) return;
+  offerSaid = o.id;
+  if (o.answer.accepted) say("The engine accepts the draw.", true);
+  else {
+    const score = o.answer.score == null ? "no score"
+      : `${o.answer.score > 0 ? "+" : ""}${o.answer.score.toFixed(2)} for itself`;
+    say(`The engine declines the draw (its evaluation: ${score}).`, true);
+  }
 }
 
 function connect() {
@@ -178,7 +270,7 @@ function connect() {
 // ---- rendering ----
 function squareLabel(n) {
   const p = st ? st.board[n - 1] : "e";
-  let label = `${n}, ${p === "e" ? "empty" : PIECE_NAMES[p]}`;
+  let label = `${nameOf(n)}, ${p === "e" ? "empty" : PIECE_NAMES[p]}`;
   if (sel[0] === n) label += ", picked up";
   else if (sel.includes(n)) label += ", landing square";
   if (sel.length && nextTargets().has(n)) label += ", can move here";
@@ -211,6 +303,7 @@ function render() {
   }
   for (let n = 1; n <= 32; n++) squareEl(n).setAttribute("aria-label", squareLabel(n));
   renderSide();
+  sayOffer();
   renderClocks();
   renderMoves();
   renderReview();
@@ -239,6 +332,13 @@ function renderSide() {
   $("go").disabled = s.analysing;
   $("stop").disabled = !s.analysing;
   $("takeback").disabled = st.plies === 0;
+  if (document.activeElement !== $("variant")) $("variant").value = st.variant;
+  const playing = s.mode === "play" && !st.result;
+  const pending = !!(st.offer && st.offer.pending);
+  $("resign").disabled = !playing;
+  $("offer-draw").disabled = !playing || pending
+    || (s.engine_side !== "none" && s.engine_side === st.turn && st.ply === st.plies);
+  $("offer-draw").textContent = pending ? "Draw offered…" : "Offer draw";
   const e = st.engine;
   const status = $("engine-status");
   if (e.status === "dead") {
@@ -324,7 +424,7 @@ function moveButton(m) {
     b.appendChild(mark);
   }
   const side = m.side === "White" ? "White" : "Black";
-  b.setAttribute("aria-label", `${m.number}${m.side === "White" ? "." : "…"} ${side} ${m.text}${m.mark ? " " + (m.mark === "??" ? "blunder" : "mistake") : ""}${m.current ? ", shown" : ""}`);
+  b.setAttribute("aria-label", `${m.number}${m.side === firstMover() ? "." : "…"} ${side} ${m.text}${m.mark ? " " + (m.mark === "??" ? "blunder" : "mistake") : ""}${m.current ? ", shown" : ""}`);
   if (m.current) b.setAttribute("aria-current", "step");
   return b;
 }
@@ -332,10 +432,10 @@ function moveButton(m) {
 function renderLine(box, entries, opens) {
   let first = opens;
   for (const m of entries) {
-    if (m.side === "White" || first) {
+    if (m.side === firstMover() || first) {
       const no = document.createElement("span");
       no.className = "no";
-      no.textContent = m.side === "White" ? `${m.number}.` : `${m.number}…`;
+      no.textContent = m.side === firstMover() ? `${m.number}.` : `${m.number}…`;
       box.append(" ", no);
     }
     box.append(" ", moveButton(m));
@@ -696,22 +796,22 @@ function select(n) {
   sel = [];
   if (!st.legal.length) { say(whyNoMove()); render(); return; }
   const p = pieceAt(n);
-  if (p === "e") { say(`Square ${n} is empty: pick one of your pieces.`); render(); return; }
+  if (p === "e") { say(`Square ${nameOf(n)} is empty: pick one of your pieces.`); render(); return; }
   if (!isOwn(n)) { say(`That piece is not yours: ${st.turn === "white" ? "White" : "Black"} is to move.`); render(); return; }
   if (!st.legal.some((m) => m.from === n)) {
     const capturing = [...new Set(st.legal.filter((m) => m.captured.length).map((m) => m.from))];
     if (capturing.length) {
-      say(`Capturing is compulsory, and the capture the rules prefer (most pieces, then with a king, then most kings, then kings first) must be made: move the piece on ${capturing.join(" or ")}.`);
+      say(`${rules().capture}: move the piece on ${capturing.map(nameOf).join(" or ")}.`);
     } else {
-      say(`The piece on ${n} cannot move.`);
+      say(`The piece on ${nameOf(n)} cannot move.`);
     }
     render();
     return;
   }
   sel = [n];
   const capture = candidates().some((m) => m.captured.length);
-  const targets = [...nextTargets()].join(", ");
-  say(capture ? `Capture: pick each landing square in turn (${targets}).` : `Piece on ${n} picked up: it can go to ${targets}.`, true);
+  const targets = names(nextTargets());
+  say(capture ? `Capture: pick each landing square in turn (${targets}).` : `Piece on ${nameOf(n)} picked up: it can go to ${targets}.`, true);
   render();
 }
 
@@ -726,22 +826,22 @@ function clickSquare(n) {
     const full = matching.find((x) => x.p.length === prefix.length);
     if (full) { play(full.m); return; }
     sel = prefix;
-    say(`Capture goes on: pick the next landing square (${[...nextTargets()].join(" or ")}).`, true);
+    say(`Capture goes on: pick the next landing square (${[...nextTargets()].map(nameOf).join(" or ")}).`, true);
     render();
     return;
   }
   const byDestination = candidates().filter((m) => m.to === n && m.paths.some((p) => startsWith(p, sel)));
   if (byDestination.length === 1) { play(byDestination[0]); return; }
   if (byDestination.length > 1) {
-    say(`Several captures end on ${n}: pick the landing squares one by one to choose.`);
+    say(`Several captures end on ${nameOf(n)}: pick the landing squares one by one to choose.`);
     return;
   }
   if (isOwn(n) && sel.length === 1) { select(n); return; }
   const from = sel[0];
   const capture = candidates().some((m) => m.captured.length);
   say(capture
-    ? `Not a legal landing square: the capture from ${from} must continue on ${[...nextTargets()].join(" or ")}.`
-    : `${from}-${n} is not a legal move: men move one square diagonally forward; kings one square in any diagonal direction.`);
+    ? `Not a legal landing square: the capture from ${nameOf(from)} must continue on ${[...nextTargets()].map(nameOf).join(" or ")}.`
+    : `${nameOf(from)}-${nameOf(n)} is not a legal move: ${rules().step}.`);
 }
 
 async function play(m) {
@@ -766,28 +866,18 @@ function focusOn(n) {
   el.focus();
 }
 
-// Arrow keys walk the 32 playing squares as rows of four: up and down a row (4 squares
-// in FID numbers), left and right along the row; mirrored when the board is flipped.
+// Arrow keys walk the 32 playing squares as drawn, in rows of four: up and down a row,
+// left and right along the row (the same in every variant and when flipped).
 function squareKeys(e) {
   const sq = e.target.closest("[data-square]");
   if (!sq) return;
   const n = Number(sq.dataset.square);
-  const row = Math.floor((n - 1) / 4);
-  const k = (n - 1) % 4;
-  const sign = flipped ? -1 : 1;
-  let target = null;
-  if (e.key === "ArrowUp") target = row - sign;
-  if (e.key === "ArrowDown") target = row + sign;
-  if (target !== null) {
-    if (target >= 0 && target < 8) focusOn(4 * target + k + 1);
-    e.preventDefault();
-    return;
-  }
-  let col = null;
-  if (e.key === "ArrowLeft") col = k - sign;
-  if (e.key === "ArrowRight") col = k + sign;
-  if (col !== null) {
-    if (col >= 0 && col < 4) focusOn(4 * row + col + 1);
+  const [row, col] = rowCol(n);
+  const k = Math.floor(col / 2);
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (step) {
+    const target = squareAt(row + step[0], k + step[1]);
+    if (target !== null) focusOn(target);
     e.preventDefault();
     return;
   }
@@ -872,6 +962,13 @@ function setupControls() {
   };
   $("clock-resume").onclick = () => api("/api/clock", { resume: true });
   $("new-game").onclick = () => api("/api/new");
+  $("variant").onchange = () => api("/api/new", { variant: $("variant").value }).then((r) => {
+    if (r) say(`New game of ${r.state.variant_title}.`, true);
+  });
+  $("resign").onclick = () => api("/api/resign");
+  $("offer-draw").onclick = () => api("/api/draw").then((r) => {
+    if (r && r.state.offer.pending) say("Draw offered: the engine is thinking it over…", true);
+  });
   $("takeback").onclick = () => api("/api/takeback");
   $("go").onclick = () => api("/api/analysis", { run: true });
   $("stop").onclick = () => api("/api/analysis", { run: false });
