@@ -317,15 +317,13 @@ fn pdn_files_load_with_a_choice_of_games() {
     // The JSON route takes a game number too.
     let state = post_ok(&gui, "/api/pdn", json!({"pdn": three, "game": 3}));
     assert_eq!(state["moves"][0]["text"], "23-19");
-    // Another variant than the board's: a one-line JSON error, the board unchanged.
+    // Another variant than the board's: the file's GameType picks it, the board follows.
     let english = b"[GameType \"21\"]\n\n1. 11-15 *\n";
     let (status, answer) = post_pdn_file(&gui, "", english);
-    assert_eq!(status, 400);
-    assert_eq!(
-        error_of(&answer),
-        "the PDN game is English checkers; this board plays Italian draughts \
-         (start it with --variant english)"
-    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["state"]["variant"], "english");
+    assert_eq!(answer["state"]["moves"][0]["text"], "11-15");
+    post_ok(&gui, "/api/new", json!({"variant": "italian"}));
     // A game type Damiera does not play: skipped by name.
     let international = b"[GameType \"20\"]\n\n1. 32-28 *\n";
     let (status, answer) = post_pdn_file(&gui, "", international);
@@ -335,7 +333,12 @@ fn pdn_files_load_with_a_choice_of_games() {
             .contains("GameType 20 is international draughts, which Damiera does not play"),
         "{answer}"
     );
-    assert_eq!(get_json(&gui, "/api/state")["moves"][0]["text"], "23-19");
+    let state = get_json(&gui, "/api/state");
+    assert_eq!(
+        (state["variant"].as_str(), state["plies"].as_u64()),
+        (Some("italian"), Some(0)),
+        "unchanged"
+    );
 }
 
 #[test]

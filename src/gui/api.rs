@@ -283,25 +283,21 @@ fn post(app: &App, path: &str, body: &Value) -> Answer {
 }
 
 /// Plays a move in the position shown: refused in play mode when it is the engine's
-/// turn at the end of the game, and after a flag fell. Charges the clocks.
+/// turn at the end of the game, and after a flag fell; refused at the end of a line
+/// resigned or agreed drawn. Charges the clocks.
 fn play_move(app: &App, text: &str) -> Answer {
     let text = text.to_string();
     run(app, |st| {
         let turn = st.game.current().side_to_move();
-        if st.settings.mode == Mode::Play {
-            if let Some(e) = st.ending().filter(|_| st.clocks.flag().is_some()) {
-                return Err(format!("the game is over: {}", e.reason));
-            }
-        }
-        if st.game.at_end()
-            && let Some(e) = st.ending_off_the_board()
-        {
+        let play = st.settings.mode == Mode::Play;
+        // A fallen flag ends the game everywhere in play mode; a resignation or a draw
+        // agreed, at the end of its line.
+        let over = (play && st.clocks.flag().is_some()) || (st.game.at_end() && st.agreed_here());
+        if let Some(e) = st.ending().filter(|_| over) {
             return Err(format!("the game is over: {}", e.reason));
         }
-        if st.settings.mode == Mode::Play {
-            if st.game.at_end() && st.engine_plays(turn) {
-                return Err("it is the engine's turn".into());
-            }
+        if play && st.game.at_end() && st.engine_plays(turn) {
+            return Err("it is the engine's turn".into());
         }
         st.game.play_text(&text)?;
         if st.settings.mode == Mode::Play && st.game.at_end() {
@@ -344,6 +340,8 @@ fn load_pdn(app: &App, bytes: &[u8], choice: Option<usize>) -> Answer {
     match ShownGame::from_pdn(bytes, choice, variant).map_err(bad)? {
         PdnLoad::Game(game, warnings) => {
             run(app, |st| {
+                // The file's GameType picks the variant: the board (and its engine) follow.
+                st.variant = game.start().variant();
                 st.new_game(game);
                 Ok(())
             })?;
@@ -710,6 +708,39 @@ mod tests {
             (s, v["error"].as_str()),
             (400, Some("multipv: 99 is out of range 1..32"))
         );
+    }
+
+    #[test]
+    fn a_draw_offer_lapses_when_the_line_changes() {
+        use crate::gui::state::DrawAnswer;
+        let app = App::offline();
+        let (s, v) = call(&app, "POST", "/api/draw", "");
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["state"]["offer"]["pending"], true);
+        let id = app.state.lock().offers;
+        call(&app, "POST", "/api/move", r#"{"move":"22-18"}"#);
+        let (_, v) = call(&app, "GET", "/api/state", "");
+        assert_eq!(v["offer"]["pending"], false, "the move ended the offer");
+        let late = DrawAnswer {
+            accepted: true,
+            score: Some(0),
+        };
+        assert!(app.state.lock().answer_offer(id, late).is_err());
+        assert_eq!(
+            app.state.lock().agreed.as_ref().map(|a| a.moves.len()),
+            None
+        );
+        // A fresh offer, answered: the draw holds at the end of its line only.
+        call(&app, "POST", "/api/takeback", "");
+        call(&app, "POST", "/api/draw", "");
+        let id = app.state.lock().offers;
+        assert!(app.state.lock().answer_offer(id, late).is_ok());
+        let (_, v) = call(&app, "GET", "/api/state", "");
+        assert_eq!(v["result"]["reason"], "draw agreed");
+        assert_eq!(v["offer"]["answer"]["text"], "+0.00");
+        let (s, v) = call(&app, "POST", "/api/new", r#"{"variant":"brazilian"}"#);
+        assert_eq!((s, v["state"]["result"].clone()), (200, Value::Null));
+        assert_eq!(v["state"]["variant"], "brazilian");
     }
 
     #[test]

@@ -373,8 +373,8 @@ impl ShownGame {
     /// warnings (a faulty game is repaired where its meaning is certain, else skipped:
     /// see [`read_recovering_in`]). The main line is replayed by the rules and its last
     /// ply shown; variations are kept as far as their moves are legal.
-    /// Games are read in `variant` (a game without GameType is of it); a game of
-    /// another variant is refused by name, as the board and its engine play `variant`.
+    /// A game's GameType picks its variant; a game without one is of `variant` (the
+    /// board's). A game type Damiera does not play is refused by name.
     pub fn from_pdn(
         bytes: &[u8],
         choice: Option<usize>,
@@ -422,15 +422,6 @@ impl ShownGame {
             }
         };
         let shown = ShownGame::from_record(&chosen.pdn, chosen.number - 1, variant)?;
-        let found = shown.start().variant();
-        if found != variant {
-            return Err(format!(
-                "the PDN game is {}; this board plays {} (start it with --variant {})",
-                found.title(),
-                variant.title(),
-                found.name()
-            ));
-        }
         Ok(PdnLoad::Game(shown, warning_of(chosen.number)))
     }
 
@@ -809,12 +800,10 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(err, "no game 3: the PDN file holds 2");
         let english = b"[GameType \"21\"]\n1. 11-15 *";
-        let err = ShownGame::from_pdn(english, None, Variant::Italian).err();
-        assert_eq!(
-            err.unwrap_or_default(),
-            "the PDN game is English checkers; this board plays Italian draughts \
-             (start it with --variant english)"
-        );
+        let Ok(PdnLoad::Game(g, _)) = ShownGame::from_pdn(english, None, Variant::Italian) else {
+            panic!("an Italian board reads an English game as English");
+        };
+        assert_eq!(g.start(), Position::start_of(Variant::English));
         let Ok(PdnLoad::Game(g, _)) = ShownGame::from_pdn(english, None, Variant::English) else {
             panic!("an English board reads an English game");
         };

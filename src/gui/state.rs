@@ -280,8 +280,14 @@ impl State {
         self.draw_offer = None;
     }
 
+    /// True when the players ended the game (resigned, agreed a draw) at the end of
+    /// the line shown.
+    pub fn agreed_here(&self) -> bool {
+        self.agreed_ending().is_some()
+    }
+
     /// The players' ending, when it holds for the line shown.
-    fn agreed_here(&self) -> Option<&Agreed> {
+    fn agreed_ending(&self) -> Option<&Agreed> {
         self.agreed
             .as_ref()
             .filter(|a| a.moves == self.game.game().moves())
@@ -321,7 +327,7 @@ impl State {
         if self.clocks.flag().is_some() {
             return self.ending();
         }
-        self.agreed_here().map(|a| a.ending.clone())
+        self.agreed_ending().map(|a| a.ending.clone())
     }
 
     /// The verdict at ply `ply` of the line shown, if the game is over there: the
@@ -334,7 +340,7 @@ impl State {
                 reason: verdict.to_string(),
             });
         }
-        self.agreed_here()
+        self.agreed_ending()
             .filter(|a| a.moves.len() == ply)
             .map(|a| a.ending.clone())
     }
@@ -428,7 +434,11 @@ impl State {
             "result": ending.map(|e| json!({"result": e.result, "reason": e.reason})),
             "offer": {
                 "pending": self.pending_offer().is_some(),
-                "answer": self.draw_answer.map(|a| json!({"accepted": a.accepted, "score": a.score.map(crate::search::score::in_men)})),
+                "answer": self.draw_answer.map(|a| json!({
+                    "accepted": a.accepted,
+                    "score": a.score.map(crate::search::score::in_men),
+                    "text": a.score.map(crate::search::score::text),
+                })),
                 "id": self.offers,
             },
             "clock": clock_json(&self.clocks, Instant::now()),

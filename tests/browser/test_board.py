@@ -507,6 +507,174 @@ def check_keyboard_game(b):
     assert b.state()["plies"] >= 2 * moves - 1
 
 
+def native(binary, variant, fen, fmt="path"):
+    """The rules core's legal moves of `fen` (`damiera moves`), one line each."""
+    out = subprocess.run([binary, "moves", "--variant", variant, "--fen", fen, "--format", fmt],
+                         capture_output=True, text=True, check=True)
+    return [line.strip() for line in out.stdout.splitlines() if line.strip()]
+
+
+def square_names(variant):
+    """Number -> (name, row, col) of the 32 dark squares, from each federation's own
+    numbering (not from the page): FID square 1 top-left; English 1 at b8; the
+    algebraic boards a1 = 1, c1 = 2, ... h8 = 32 with a1 bottom left."""
+    out = {}
+    for n in range(1, 33):
+        k = (n - 1) % 4
+        if variant in ("russian", "brazilian"):
+            rank = (n - 1) // 4          # 0 = rank 1
+            col = 2 * k + rank % 2
+            out[n] = ("abcdefgh"[col] + str(rank + 1), 7 - rank, col)
+        else:
+            row = (n - 1) // 4
+            col = 2 * k + (row % 2 if variant == "italian" else 1 - row % 2)
+            out[n] = (str(n), row, col)
+    return out
+
+
+def fen_board(fen, variant):
+    """{number: piece} of a FEN in the variant's notation (names or numbers, ranges)."""
+    by_name = {name: n for n, (name, _, _) in square_names(variant).items()}
+    board = {}
+    for part in fen.split(":")[1:]:
+        color = part[0].lower()
+        for item in filter(None, part[1:].split(",")):
+            king = item.startswith("K")
+            item = item.lstrip("K")
+            if "-" in item:
+                lo, hi = (int(x) for x in item.split("-"))
+                numbers = range(lo, hi + 1)
+            else:
+                numbers = [by_name[item]]
+            for n in numbers:
+                board[n] = color.upper() if king else color
+    return board
+
+
+def check_geometry(b, variant):
+    """Every square drawn where that variant's players see it, named for screen
+    readers in their notation."""
+    drawn = b.js(
+        "const box = document.getElementById('board').getBoundingClientRect();"
+        "return [...document.querySelectorAll('#board [data-square]')].map(e => {"
+        " const r = e.getBoundingClientRect();"
+        " return [Number(e.dataset.square), Math.round((r.top - box.top) / r.height),"
+        "  Math.round((r.left - box.left) / r.width), e.getAttribute('aria-label')]; });")
+    want = square_names(variant)
+    assert len(drawn) == 32, drawn
+    for n, row, col, label in drawn:
+        name, wrow, wcol = want[n]
+        assert (row, col) == (wrow, wcol), (variant, n, name, row, col, wrow, wcol)
+        assert label.startswith(name + ", "), (variant, n, label)
+
+
+def keyboard_to_drawn(b, target):
+    """Moves the focus to `target` with arrow keys over the board as drawn (rows of
+    four dark squares), then presses Enter."""
+    where = b.js(
+        "return Object.fromEntries([...document.querySelectorAll('#board [data-square]')]"
+        ".map(e => { const r = e.getBoundingClientRect();"
+        " return [e.dataset.square, [Math.round(r.top), Math.round(r.left)]]; }));")
+    cells = {int(n): tuple(v) for n, v in where.items()}
+    rows = sorted({t for t, _ in cells.values()})
+    place = {}
+    for n, (top, left) in cells.items():
+        row_lefts = sorted(l for t, l in cells.values() if t == top)
+        place[n] = (rows.index(top), row_lefts.index(left))
+    n = square_of_focus(b)
+    assert n is not None, "the focus left the board"
+    dr = place[target][0] - place[n][0]
+    dk = place[target][1] - place[n][1]
+    keys = [Keys.ARROW_DOWN if dr > 0 else Keys.ARROW_UP] * abs(dr)
+    keys += [Keys.ARROW_RIGHT if dk > 0 else Keys.ARROW_LEFT] * abs(dk)
+    if keys:
+        b.keys(*keys)
+    got = square_of_focus(b)
+    assert got == target, (n, target, got)
+    b.keys(Keys.ENTER)
+
+
+def check_variant_game(b, binary, variant):
+    """A game of `variant` chosen in the page, the person's moves alternately by
+    clicks and by the keyboard, the engine's replies, to the end; every position's
+    legal moves, every move's result and every board drawn checked against the rules
+    core."""
+    b.post("/api/settings", {"engine_side": "none"})  # nobody moves before the check
+    Select(b.el("variant")).select_by_value(variant)
+    b.wait("a new %s game" % variant, lambda: b.state()["variant"] == variant
+           and b.state()["plies"] == 0 and b.state()["engine"]["status"] == "ready")
+    human = "black" if variant == "english" else "white"
+    engine = "white" if human == "black" else "black"
+    b.post("/api/settings", {"engine_side": engine, "mode": "play", "movetime": 0.05, "clock": None})
+    b.wait("the settings", lambda: b.state()["settings"]["engine_side"] == engine)
+    check_geometry(b, variant)
+    assert b.js("return document.title;").endswith(b.state()["variant_title"])
+    turns = 0
+    while True:
+        b.wait("%s's turn or the end" % human, lambda: b.state()["result"]
+               or (b.state()["turn"] == human and b.state()["legal"]
+                   and not b.state()["engine"]["busy"]))
+        state = b.state()
+        if state["result"]:
+            break
+        page_legal = sorted(m["text"] for m in state["legal"])
+        assert page_legal == sorted(native(binary, variant, state["fen"])), (state["fen"], page_legal)
+        move = state["legal"][(turns * 5) % len(state["legal"])]
+        plies = state["plies"]
+        if turns % 2 == 0:
+            for square in move["paths"][0]:
+                b.click(square)
+        else:
+            if not b.js("const e = document.activeElement; return !!(e && e.dataset.square);"):
+                b.js("document.querySelector('#board [tabindex=\"0\"]').focus();")
+            for square in move["paths"][0]:
+                keyboard_to_drawn(b, square)
+        b.wait("the move played", lambda: b.state()["plies"] > plies)
+        assert b.moves()[plies] == move["text"], (b.moves(), move)
+        turns += 1
+        assert turns < 200, "the game does not end"
+    result = b.state()["result"]
+    moves = b.moves()
+    fens = []
+    for ply in range(len(moves) + 1):
+        b.post("/api/goto", {"ply": ply})
+        b.wait("ply %d" % ply, lambda: b.state()["ply"] == ply)
+        fen = b.state()["fen"]
+        assert b.pieces() == fen_board(fen, variant), (variant, ply, fen, b.pieces())
+        fens.append(fen)
+    for ply, mv in enumerate(moves):
+        after = dict(line.split(" ", 1) for line in native(binary, variant, fens[ply], "fen"))
+        assert after.get(mv) == fens[ply + 1], (variant, ply, mv, fens[ply], after.get(mv), fens[ply + 1])
+    log("ok: %s game chosen in the page, %d plies (%d by clicks and keys), %s (%s); every "
+        "position's moves, every move and every board checked against the rules core"
+        % (variant, len(moves), turns, result["result"], result["reason"]))
+
+
+def check_resign_and_draw(b):
+    """Offer draw and Resign by clicks: the engine accepts when it is losing, declines
+    (saying its evaluation) when it is winning; a resignation ends the game."""
+    b.post("/api/new", {"variant": "italian"})
+    b.post("/api/settings", {"engine_side": "black", "mode": "play", "movetime": 0.2, "clock": None})
+    b.wait("an Italian game", lambda: b.state()["variant"] == "italian"
+           and b.state()["engine"]["status"] == "ready")
+    b.set_fen("W:WK13,K14,K15:B4")
+    b.el("offer-draw").click()
+    b.wait("the draw agreed", lambda: (b.state()["result"] or {}).get("reason") == "draw agreed")
+    b.wait("the message", lambda: "accepts the draw" in b.text("message"))
+    assert "draw agreed" in b.text("result"), b.text("result")
+    assert b.el("resign").get_attribute("disabled") is not None
+    log("ok: a draw offered in a lost position for the engine: %r" % b.text("message"))
+    b.set_fen("W:W29:BK1,K2,K3")
+    b.el("offer-draw").click()
+    b.wait("the engine's refusal", lambda: "declines the draw" in b.text("message"))
+    assert not b.state()["result"], b.state()["result"]
+    log("ok: a draw offered in a won position for the engine: %r" % b.text("message"))
+    b.el("resign").click()
+    b.wait("the resignation", lambda: (b.state()["result"] or {}).get("reason") == "White resigned")
+    assert b.text("result").startswith("0-1"), b.text("result")
+    log("ok: Resign: %r" % b.text("result"))
+
+
 def run_axe(b, name):
     with open(AXE, encoding="utf-8") as f:
         b.js(f.read() + "; return true;")
@@ -593,6 +761,9 @@ def main():
         if not engine:
             check_clock_loss(b)
             check_keyboard_game(b)
+            for variant in ("english", "russian", "brazilian"):
+                check_variant_game(b, binary, variant)
+            check_resign_and_draw(b)
             check_phone(b)
     finally:
         if driver is not None:

@@ -8,7 +8,10 @@ Usage: test_static.py <dist/web> <damiera binary>
 Checks: the pieces, moves by clicking and the engine's reply, an illegal click
 explained, a multi-capture by its landing squares (test_board.py's basics); a whole
 game played by clicks to its end, every position's legal moves and the board after
-every move checked against the native rules core (`damiera moves`); a three-game PDN
+every move checked against the native rules core (`damiera moves`); a game of English,
+Russian and Brazilian draughts each, chosen in the page and played by clicks and keys,
+every board checked against the rules core; a draw offer accepted and one declined, a
+resignation; a three-game PDN
 file through the picker; analysis lines and Stop; a game review; "White wins in N" from the shipped
 endgame databases; a game against the engine on a 3 s + 1 s clock that ends without an
 engine time loss; an axe-core audit with no serious or critical violation; a 390 px
@@ -319,6 +322,9 @@ def main():
         tb.check_analysis(b)
         check_egdb_wins(b)
         check_whole_game(b, binary)
+        for variant in ("english", "russian", "brazilian"):
+            tb.check_variant_game(b, binary, variant)
+        tb.check_resign_and_draw(b)
         check_review(b)
         check_clocked_game(b)
         b.js("window.scrollTo(0, 0);")

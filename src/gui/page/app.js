@@ -248,8 +248,7 @@ function sayOffer() {
   offerSaid = o.id;
   if (o.answer.accepted) say("The engine accepts the draw.", true);
   else {
-    const score = o.answer.score == null ? "no score"
-      : `${o.answer.score > 0 ? "+" : ""}${o.answer.score.toFixed(2)} for itself`;
+    const score = o.answer.text == null ? "none" : `${o.answer.text} for itself`;
     say(`The engine declines the draw (its evaluation: ${score}).`, true);
   }
 }
