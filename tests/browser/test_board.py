@@ -456,21 +456,6 @@ def square_of_focus(b):
     return b.js("const e = document.activeElement; return e && e.dataset.square ? Number(e.dataset.square) : null;")
 
 
-def keyboard_to(b, target):
-    """Moves the board's focus to `target` with arrow keys, then presses Enter."""
-    n = square_of_focus(b)
-    assert n is not None, "the focus left the board"
-    dr = (target - 1) // 4 - (n - 1) // 4
-    dk = (target - 1) % 4 - (n - 1) % 4
-    keys = [Keys.ARROW_DOWN if dr > 0 else Keys.ARROW_UP] * abs(dr)
-    keys += [Keys.ARROW_RIGHT if dk > 0 else Keys.ARROW_LEFT] * abs(dk)
-    if keys:
-        b.keys(*keys)
-    got = square_of_focus(b)
-    assert got == target, (n, target, got)
-    b.keys(Keys.ENTER)
-
-
 def check_keyboard_game(b):
     """A whole game from the keyboard: the controls by Tab, the moves by arrows+Enter."""
     b.d.get(b.url)
@@ -568,7 +553,7 @@ def check_geometry(b, variant):
         assert label.startswith(name + ", "), (variant, n, label)
 
 
-def keyboard_to_drawn(b, target):
+def keyboard_to(b, target):
     """Moves the focus to `target` with arrow keys over the board as drawn (rows of
     four dark squares), then presses Enter."""
     where = b.js(
@@ -628,7 +613,7 @@ def check_variant_game(b, binary, variant):
             if not b.js("const e = document.activeElement; return !!(e && e.dataset.square);"):
                 b.js("document.querySelector('#board [tabindex=\"0\"]').focus();")
             for square in move["paths"][0]:
-                keyboard_to_drawn(b, square)
+                keyboard_to(b, square)
         b.wait("the move played", lambda: b.state()["plies"] > plies)
         assert b.moves()[plies] == move["text"], (b.moves(), move)
         turns += 1
