@@ -2,23 +2,24 @@
 //! body to handler with no network, on an [`App::offline`] (no engine behind it).
 //!
 //! The input is split into requests at each byte `0xFE` (at most [`MAX_REQUESTS`]). A
-//! request's first byte (modulo 24) picks the method and path: 0–15 one of the API's
-//! routes by POST, 16–17 `GET /api/state`, 18–19 `POST /api/pdn-file` with the second
-//! byte as `?game=` (0: none, else the byte minus 8), 20–21 a route by GET, 22–23 a
-//! path the API does not have (made of the next four bytes, without the spaces and
-//! control characters the HTTP layer refuses in a request target); the rest is the
-//! body.
+//! request's first byte (modulo R + 8, R the number of [`ROUTES`]) picks the method and
+//! path: below R one of the API's routes by POST, R and R+1 `GET /api/state`, R+2 and
+//! R+3 `POST /api/pdn-file` with the second byte as `?game=` (0: none, else the byte
+//! minus 8), R+4 and R+5 a route by GET, R+6 and R+7 a path the API does not have (made
+//! of the next four bytes, without the spaces and control characters the HTTP layer
+//! refuses in a request target); the rest is the body.
 //!
 //! Properties (the API's contract): every answer is a JSON object with a status of 200
 //! or 4xx; `GET /api/state` answers the state itself, every other 200 is
 //! `{"ok": true, "state": ...}` with the state as it now is; a 4xx is
 //! exactly `{"error": "<one line>"}` and leaves the state as it was; the state shown
-//! always holds a position whose FEN and Hub texts read back to the same position.
+//! always holds a position whose FEN and Hub texts read back, in the state's variant, to
+//! the same position.
 
 use serde_json::Value;
 
 use super::{Checked, ensure};
-use damiera::board::Position;
+use damiera::board::{Position, Variant};
 use damiera::gui::api::{ROUTES, json_api};
 use damiera::gui::state::App;
 
@@ -86,7 +87,7 @@ pub fn check(data: &[u8]) -> Checked {
 
 /// Method, path, query and body of a request whose first byte is `pick`.
 fn route(pick: u8, rest: &[u8]) -> (&'static str, String, String, &[u8]) {
-    let pick = usize::from(pick) % 24;
+    let pick = usize::from(pick) % (ROUTES.len() + 8);
     let post = |path: &str| ("POST", path.to_string(), String::new(), rest);
     match ROUTES.get(pick) {
         Some(path) => post(path),
@@ -152,8 +153,13 @@ fn position_reads_back(state: &Value) -> Checked {
             .ok_or_else(|| format!("the state has no {key}"))
     };
     let (fen, hub) = (text("fen")?, text("hub")?);
-    let from_fen = Position::from_fen(fen).map_err(|e| format!("state fen {fen:?}: {e}"))?;
-    let from_hub = Position::from_hub(hub).map_err(|e| format!("state hub {hub:?}: {e}"))?;
+    let variant: Variant = text("variant")?
+        .parse()
+        .map_err(|e| format!("state: {e}"))?;
+    let from_fen =
+        Position::from_fen_in(variant, fen).map_err(|e| format!("state fen {fen:?}: {e}"))?;
+    let from_hub =
+        Position::from_hub_in(variant, hub).map_err(|e| format!("state hub {hub:?}: {e}"))?;
     ensure(from_fen == from_hub, || {
         format!("state fen {fen:?} and hub {hub:?} differ")
     })?;
@@ -170,20 +176,30 @@ mod tests {
     #[test]
     fn requests_reach_their_handlers() {
         let app = App::offline();
+        let r = u8::try_from(ROUTES.len()).unwrap_or(0);
         for (pick, body, status) in [
             (0u8, &br#"{"move":"22-19"}"#[..], 200),
             (0, br#"{"move":"22-19"}"#, 400),
-            (16, b"", 200),
-            (18, b"\x091. 22-18 11-14 *", 200),
-            (18, b"\x011. 22-18 *", 400),
-            (20, b"\x00", 405),
-            (22, b"xyzw", 404),
+            (r, b"", 200),
+            (r + 2, b"\x091. 22-18 11-14 *", 200),
+            (r + 2, b"\x011. 22-18 *", 400),
+            (r + 4, b"\x00", 405),
+            (r + 6, b"xyzw", 404),
             (9, br#"{"movetime":1e300}"#, 400),
+            (6, br#"{"variant":"russian"}"#, 200),
+            (0, br#"{"move":"c3-d4"}"#, 200),
+            (r + 2, b"\x00[GameType \"21\"]\n1. 11-15 *", 200),
         ] {
             let (method, path, query, body) = route(pick, body);
             let (got, answer) = json_api(&app, method, &path, &query, body);
             assert_eq!(got, status, "{method} {path}?{query}: {answer}");
         }
+        assert_eq!(
+            app.state.lock().variant,
+            Variant::English,
+            "the PDN's GameType"
+        );
         assert!(check(b"\x00{\"move\":\"22-19\"}\xfe\x00{\"move\":\"11-15\"}\xfe\x05").is_ok());
+        assert!(check(b"\x06{\"variant\":\"brazilian\"}\xfe\x00{\"move\":\"c3-d4\"}").is_ok());
     }
 }
