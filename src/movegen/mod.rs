@@ -63,7 +63,7 @@ pub fn generate_into(pos: &Position, list: &mut MoveList) {
 }
 
 #[inline(always)]
-fn fill<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
+pub(super) fn fill<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
     if !capture::generate::<WHITE>(pos, list) {
         quiet::generate::<WHITE>(pos, list);
     }
@@ -157,7 +157,7 @@ fn count_other(pos: &Position, paths: bool) -> u64 {
 }
 
 #[inline(always)]
-fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
+pub(super) fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
     let sources = capture::capturers::<WHITE, false>(pos);
     if sources == 0 {
         return quiet::count::<WHITE>(pos);
