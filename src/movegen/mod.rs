@@ -98,6 +98,17 @@ fn capturers_of(pos: &Position, side: Color) -> u64 {
     match (pos.variant(), side) {
         (Variant::Italian, Color::White) => capture::capturers::<true, false>(pos),
         (Variant::Italian, Color::Black) => capture::capturers::<false, false>(pos),
+        _ => capturers_other(pos, side),
+    }
+}
+
+/// [`capturers_of`] for the variants other than Italian, out of line so that the
+/// Italian callers keep their few registers (the flying kings' scan needs many).
+#[inline(never)]
+fn capturers_other(pos: &Position, side: Color) -> u64 {
+    match (pos.variant(), side) {
+        (Variant::Italian, Color::White) => capture::capturers::<true, false>(pos),
+        (Variant::Italian, Color::Black) => capture::capturers::<false, false>(pos),
         (Variant::English, Color::White) => capture::capturers::<true, true>(pos),
         (Variant::English, Color::Black) => capture::capturers::<false, true>(pos),
         (_, Color::White) => flying::capturers::<true>(pos),
@@ -106,7 +117,7 @@ fn capturers_of(pos: &Position, side: Color) -> u64 {
 }
 
 /// Whether the side to move must capture.
-#[inline]
+#[inline(always)]
 pub fn has_capture(pos: &Position) -> bool {
     capturers_of(pos, pos.side_to_move()) != 0
 }
