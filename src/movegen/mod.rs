@@ -55,10 +55,14 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 #[inline]
 pub fn generate_into(pos: &Position, list: &mut MoveList) {
     list.clear();
-    match (pos.variant(), pos.side_to_move()) {
-        (Variant::Italian, Color::White) => fill::<true>(pos, list),
-        (Variant::Italian, Color::Black) => fill::<false>(pos, list),
-        (variant, side) => fill_other(variant, side, pos, list),
+    // The variant test first and on its own, against memory: the other variants' branch
+    // takes only `pos`, so the Italian path pays one compare for it (see capturers_of).
+    if pos.variant() != Variant::Italian {
+        return fill_other(pos, list);
+    }
+    match pos.side_to_move() {
+        Color::White => fill::<true>(pos, list),
+        Color::Black => fill::<false>(pos, list),
     }
 }
 
@@ -71,8 +75,8 @@ pub(super) fn fill<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
 
 /// The moves of the variants other than Italian.
 #[inline(never)]
-fn fill_other(variant: Variant, side: Color, pos: &Position, list: &mut MoveList) {
-    match (variant, side) {
+fn fill_other(pos: &Position, list: &mut MoveList) {
+    match (pos.variant(), pos.side_to_move()) {
         (Variant::English, Color::White) => {
             if !capture::generate_free::<true>(pos, list) {
                 quiet::generate::<true>(pos, list);
@@ -95,10 +99,14 @@ fn fill_other(variant: Variant, side: Color, pos: &Position, list: &mut MoveList
 /// The pieces of `side` that could capture in `pos` (whoever is to move).
 #[inline(always)]
 fn capturers_of(pos: &Position, side: Color) -> u64 {
-    match (pos.variant(), side) {
-        (Variant::Italian, Color::White) => capture::capturers::<true, false>(pos),
-        (Variant::Italian, Color::Black) => capture::capturers::<false, false>(pos),
-        _ => capturers_other(pos, side),
+    // Tested apart from the side (not as a pair): loading both and comparing each cost
+    // the Italian search 3 to 4 instructions at every call instead of 1 or 2.
+    if pos.variant() != Variant::Italian {
+        return capturers_other(pos, side);
+    }
+    match side {
+        Color::White => capture::capturers::<true, false>(pos),
+        Color::Black => capture::capturers::<false, false>(pos),
     }
 }
 
@@ -141,10 +149,12 @@ pub fn opponent_threatens(pos: &Position) -> bool {
 /// Number of legal moves (or, with `paths`, of capture paths) without making them.
 #[inline]
 pub fn count_legal(pos: &Position, paths: bool) -> u64 {
-    match (pos.variant(), pos.side_to_move()) {
-        (Variant::Italian, Color::White) => count::<true>(pos, paths),
-        (Variant::Italian, Color::Black) => count::<false>(pos, paths),
-        _ => count_other(pos, paths),
+    if pos.variant() != Variant::Italian {
+        return count_other(pos, paths);
+    }
+    match pos.side_to_move() {
+        Color::White => count::<true>(pos, paths),
+        Color::Black => count::<false>(pos, paths),
     }
 }
 
