@@ -2,30 +2,66 @@
 # Makes and measures the learned evaluation of one variant (english, russian or brazilian),
 # as the shipped src/search/eval/VARIANT.dmw was made (docs/training.md):
 #
-#   scripts/variant-evals.sh VARIANT [SLICES]
+#   scripts/variant-evals.sh VARIANT
 #
-# 1. generation 0 data: the hand-made evaluation of the variant playing itself, 100 games
-#    a slice at 3000 nodes a move, from every position 4 plies after the start plus 0-4
-#    random plies (resumable: scripts/selfplay-slices.sh skips the slices already done);
-# 2. generation 1 weights fitted to the first SLICES slices (default all 20);
-# 3. 400 games at 2000 nodes a move, generation 1 against the hand-made evaluation
-#    (tests/variant_strength.rs; resumable too), its result printed at the end.
+# Three generations, each matched before the next is built on it:
+# 1. gen0 data: the hand-made evaluation playing itself (20 slices of 100 games, 3000
+#    nodes a move, from every position 4 plies after the start plus 0-4 random plies);
+#    gen1 fitted to it;
+# 2. gen1 data: gen1 playing itself (20 slices); gen2 fitted to gen0 and gen1 data;
+#    gen2 against gen1 (400 games at 2000 nodes a move, `damiera match`, the openings
+#    every position 3 plies after the start);
+# 3. gen2 data: the better of gen2 and gen1 playing itself (40 slices); gen3 fitted to
+#    all the data; gen3 against that one; the best against the hand-made start.
 #
-# DAMIERA names the binary (default target/release/damiera). Work files go to
-# variant-evals/ (not committed); copy variant-evals/VARIANT-gen1.dmw to
-# src/search/eval/VARIANT.dmw to ship it.
+# Every step is resumable: scripts/selfplay-slices.sh skips the slices already done, a
+# weights file already there is kept. DAMIERA names the binary (default
+# target/release/damiera). Work files go to variant-evals/ (not committed); copy the best
+# variant-evals/VARIANT-genN.dmw to src/search/eval/VARIANT.dmw to ship it.
 set -euo pipefail
-v=${1:?usage: $0 english|russian|brazilian [SLICES]}
-slices=${2:-20}
-B=${DAMIERA:-target/release/damiera}
-dir=variant-evals
-mkdir -p "$dir"
-DAMIERA=$B nice -n 10 scripts/selfplay-slices.sh "$dir/$v-gen0" 20 1 \
-    --variant "$v" --style hce --games 2000 --nodes 3000 --seed 11 || true
-parts=()
-for k in $(seq 1 "$slices"); do
-    parts+=("$(printf '%s/%s-gen0/part-%05d.bin' "$dir" "$v" "$k")")
-done
-nice -n 10 "$B" train "${parts[@]}" -o "$dir/$v-gen1.dmw" --threads 1
-VARIANT=$v EVAL_FILE=$dir/$v-gen1.dmw GAMES=400 NODES=2000 SEED=1 OUT=$dir/$v-match.txt \
-    nice -n 10 cargo test --release --test variant_strength -- --ignored --nocapture
+v=${1:?usage: $0 english|russian|brazilian}
+B=$(realpath "${DAMIERA:-target/release/damiera}")
+D=variant-evals
+mkdir -p "$D"
+
+slices() { # dir count seed [selfplay options]
+    local dir=$1 n=$2 seed=$3
+    shift 3
+    DAMIERA=$B nice -n 10 scripts/selfplay-slices.sh "$D/$v-$dir" "$n" 1 \
+        --variant "$v" --games $((n * 100)) --nodes 3000 --seed "$seed" "$@"
+}
+parts() { # dir count
+    for k in $(seq 1 "$2"); do printf '%s/%s-%s/part-%05d.bin ' "$D" "$v" "$1" "$k"; done
+}
+train() { # out data...
+    local out=$1
+    shift
+    [ -e "$out" ] || nice -n 10 "$B" train "$@" -o "$out" --threads 1
+}
+match() { # name-a weights-a name-b engine-b-option seed -> prints the Elo of A
+    local out="$D/$v-$1-vs-$3"
+    nice -n 10 "$B" match --variant "$v" --engine cmd="$B" name="$1" option.eval-file="$2" \
+        --engine cmd="$B" name="$3" "$4" --openings builtin:3ply --games 400 --nodes 2000 \
+        --seed "$5" --quiet --pdn "$out.pdn" > "$out.txt"
+    cat "$out.txt" >&2
+    grep -oE "Elo: -?[0-9.]+" "$out.txt" | head -n 1 | awk '{print $2}'
+}
+better() { # elo -> true when positive
+    awk "BEGIN { exit !($1 > 0) }"
+}
+
+slices gen0 20 11 --style hce
+train "$D/$v-gen1.dmw" $(parts gen0 20)
+slices gen1 20 12 --eval-file "$D/$v-gen1.dmw"
+train "$D/$v-gen2.dmw" $(parts gen0 20) $(parts gen1 20)
+best=gen1
+if better "$(match gen2 "$D/$v-gen2.dmw" gen1 "option.eval-file=$D/$v-gen1.dmw" 2)"; then
+    best=gen2
+fi
+slices gen2 40 13 --eval-file "$D/$v-$best.dmw"
+train "$D/$v-gen3.dmw" $(parts gen0 20) $(parts gen1 20) $(parts gen2 40)
+if better "$(match gen3 "$D/$v-gen3.dmw" "$best" "option.eval-file=$D/$v-$best.dmw" 4)"; then
+    best=gen3
+fi
+match "$best" "$D/$v-$best.dmw" hce option.style=hce 5 > /dev/null
+echo "best: $D/$v-$best.dmw"
