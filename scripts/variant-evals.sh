@@ -42,7 +42,7 @@ match() { # name-a weights-a name-b engine-b-option seed -> prints the Elo of A
     local out="$D/$v-$1-vs-$3"
     nice -n 10 "$B" match --variant "$v" --engine cmd="$B" name="$1" option.eval-file="$2" \
         --engine cmd="$B" name="$3" "$4" --openings builtin:3ply --games 400 --nodes 2000 \
-        --seed "$5" --quiet --pdn "$out.pdn" > "$out.txt"
+        --seed "$5" --quiet --pdn "$out.pdn" > "$out.txt" 2>&1
     cat "$out.txt" >&2
     grep -oE "Elo: -?[0-9.]+" "$out.txt" | head -n 1 | awk '{print $2}'
 }
