@@ -216,7 +216,8 @@ def check_speed(b, binary, profile, rounds=5):
     """The bench positions (src/cli/bench.rs) to a fixed depth on one thread, through the
     Hub protocol on both sides: the same searches (the node counts must agree), timed by
     each engine's own clock. Runs alternate, and each search counts with its fastest
-    round on each side, so that a busy machine slows both alike."""
+    round on each side, so that a busy machine slows both alike. The ratio is reported,
+    not asserted: tests check counts and behaviour, never wall-clock."""
     hubs = []
     for fen in bench_positions():
         b.post("/api/position", {"fen": fen})
@@ -245,7 +246,8 @@ def check_speed(b, binary, profile, rounds=5):
         % (len(hubs), BENCH_DEPTH, rounds, nps["browser"], nps["native"], nodes["native"], ratio))
     print("SPEED browser_nps=%.0f native_nps=%.0f ratio=%.3f"
           % (nps["browser"], nps["native"], ratio), flush=True)
-    assert ratio >= 0.5, "the browser's engine is below half the native speed"
+    # Only the node counts are checked: speed is a measurement (printed for
+    # scripts and the README), never a pass/fail bound on a shared machine.
 
 
 def check_review(b):
