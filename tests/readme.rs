@@ -105,10 +105,10 @@ const NOT_RUN: &[(&str, RunBy)] = &[
         ),
     ),
     (
-        "scripts/variant-evals.sh english 12",
+        "scripts/variant-evals.sh english",
         RunBy::Note(
-            "an hour of self-play and a 400-game match; tests/learned.rs runs variant \
-             self-play and training, tests/variant_strength.rs is the match",
+            "a quarter of an hour of self-play and three 400-game matches; tests/learned.rs \
+             runs variant self-play and training, tests/variant_front_ends.rs variant matches",
         ),
     ),
 ];
