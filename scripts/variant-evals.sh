@@ -4,7 +4,7 @@
 #
 #   scripts/variant-evals.sh VARIANT
 #
-# Three generations, each matched before the next is built on it:
+# Four generations, each matched before the next is built on it:
 # 1. gen0 data: the hand-made evaluation playing itself (20 slices of 100 games, 3000
 #    nodes a move, from every position 4 plies after the start plus 0-4 random plies);
 #    gen1 fitted to it;
@@ -12,7 +12,9 @@
 #    gen2 against gen1 (400 games at 2000 nodes a move, `damiera match`, the openings
 #    every position 3 plies after the start);
 # 3. gen2 data: the better of gen2 and gen1 playing itself (40 slices); gen3 fitted to
-#    all the data; gen3 against that one; the best against the hand-made start.
+#    all the data; gen3 against that one;
+# 4. gen3 data: the best so far playing itself (40 slices); gen4 fitted to all the data;
+#    gen4 against the best so far; the best against the hand-made start.
 #
 # Every step is resumable: scripts/selfplay-slices.sh skips the slices already done, a
 # weights file already there is kept. DAMIERA names the binary (default
@@ -62,6 +64,11 @@ slices gen2 40 13 --eval-file "$D/$v-$best.dmw"
 train "$D/$v-gen3.dmw" $(parts gen0 20) $(parts gen1 20) $(parts gen2 40)
 if better "$(match gen3 "$D/$v-gen3.dmw" "$best" "option.eval-file=$D/$v-$best.dmw" 4)"; then
     best=gen3
+fi
+slices gen3 40 14 --eval-file "$D/$v-$best.dmw"
+train "$D/$v-gen4.dmw" $(parts gen0 20) $(parts gen1 20) $(parts gen2 40) $(parts gen3 40)
+if better "$(match gen4 "$D/$v-gen4.dmw" "$best" "option.eval-file=$D/$v-$best.dmw" 6)"; then
+    best=gen4
 fi
 match "$best" "$D/$v-$best.dmw" hce option.style=hce 5 > /dev/null
 echo "best: $D/$v-$best.dmw"
