@@ -138,9 +138,13 @@ fn no_legal_move_gives_no_best_move() {
 }
 
 #[test]
-fn single_legal_move_is_played_at_once_when_timed() {
+fn single_legal_move_is_played_at_once_on_a_clock() {
     let pos = Position::parse("W:W30:B27,1").unwrap();
-    let r = fresh(&pos, Limits::move_time(5.0));
+    let on_clock = Limits {
+        clock: Some(damiera::clock::TimeLeft::from_secs(300.0, 0.0, None)),
+        ..Limits::default()
+    };
+    let r = fresh(&pos, on_clock);
     assert_eq!(r.best.map(hub_text).as_deref(), Some("30x23x27"));
     assert_eq!(r.depth, 1);
 }
@@ -453,4 +457,35 @@ fn a_win_under_the_move_limit_resets_the_count_in_time() {
         game.play(mv);
     }
     assert!(game.verdict().is_over(), "the line ends the game");
+}
+
+// ---------------------------------------------------------------------------
+// Time
+// ---------------------------------------------------------------------------
+
+/// A fixed move time is the move's whatever the search does, so a forced move is
+/// searched (the table keeps it for the next move; on a game clock it is answered at
+/// once, saving the clock: `single_legal_move_is_played_at_once_on_a_clock`).
+#[test]
+fn a_fixed_move_time_searches_a_forced_move() {
+    let pos = Position::parse("W:W22,31:B18,2,3").unwrap();
+    assert_eq!(legal_moves(&pos).len(), 1);
+    let timed = fresh(&pos, Limits::move_time(0.05));
+    assert!(timed.depth > 1, "{timed:?}");
+}
+
+/// A move's time counts from `since` (when the GUI's `go` arrived), not from when the
+/// search began: a move whose time was used up before the search started answers with
+/// the first iteration's move.
+#[test]
+fn move_time_counts_from_since() {
+    let pos = Position::start();
+    let long_ago = damiera::clock::Instant::now() - std::time::Duration::from_secs(2);
+    let limits = Limits {
+        since: Some(long_ago),
+        ..Limits::move_time(1.0)
+    };
+    let r = fresh(&pos, limits);
+    assert_eq!(r.depth, 1, "{r:?}");
+    assert!(legal_moves(&pos).contains(&r.best.unwrap()));
 }

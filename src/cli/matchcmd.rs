@@ -440,6 +440,7 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
             a_white: rec.job.a_is_white,
             result: outcome_name(rec.outcome).into(),
             termination: rec.termination.clone(),
+            time_use: Some(rec.time_use),
         });
         bar.inc(1);
         bar.set_message(rep.line(cfg.sprt.as_ref()));
@@ -533,6 +534,11 @@ fn print_summary(names: &[String; 2], sprt: Option<&Sprt>, report: &MatchReport)
     }
     for (reason, n) in &report.terminations {
         eprintln!("  {n:>5}  {reason}");
+    }
+    for (name, time) in names.iter().zip(&report.time_use) {
+        if time.moves > 0 {
+            eprintln!("Time per move, {name}: {}", time.describe());
+        }
     }
 }
 

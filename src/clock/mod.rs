@@ -141,6 +141,9 @@ pub struct Limits {
     /// The score matters, not only the move: a forced move is searched like any other
     /// (batch analysis with a time per position).
     pub analysis: bool,
+    /// When this move's time began (the Hub: when its `go` arrived); `None`: when the
+    /// search starts. Time limits and `info` times count from here.
+    pub since: Option<Instant>,
 }
 
 impl Limits {
@@ -181,11 +184,13 @@ impl Limits {
         self.move_time.is_some() || self.clock.is_some()
     }
 
-    /// Whether a position with one legal move is answered at once (depth 1): in timed
-    /// play, where thinking about a forced move only spends the clock. Analysis
-    /// (infinite, or `analysis`) and fixed depth or nodes search it like any other.
+    /// Whether a position with one legal move is answered at once (depth 1): on a game
+    /// clock, where thinking about a forced move only spends the clock. A fixed move time
+    /// is the move's whatever it does, so it is spent searching the position after the
+    /// forced move (the table keeps what it finds for the next move); analysis (infinite,
+    /// or `analysis`) and fixed depth or nodes search it like any other.
     pub fn reply_forced_at_once(&self) -> bool {
-        self.is_timed() && !self.infinite && !self.analysis
+        self.clock.is_some() && self.move_time.is_none() && !self.infinite && !self.analysis
     }
 
     /// The limits as a PDN `TimeControl` value reads them, with the game's time control:

@@ -46,8 +46,8 @@ pub const MAX_LINE: usize = 1 << 20;
 
 /// A line waiting for the running search to end.
 enum Queued {
-    /// A line to execute.
-    Line(String),
+    /// A line to execute, with when it arrived.
+    Line(String, Instant),
     /// A line longer than [`MAX_LINE`], skipped: it gets its error in turn.
     Overlong,
 }
@@ -67,6 +67,10 @@ pub struct Session<E: Searcher = Engine> {
     finished: bool,
     /// `init` has loaded the endgame databases (a later `egdb-path` reloads them).
     egdb_loaded: bool,
+    /// When the line being executed arrived: a `go`'s time runs from there, so the
+    /// time lines spent waiting (behind a `pos`, or for the process to be scheduled)
+    /// counts, as it does on the GUI's clock.
+    received: Instant,
 }
 
 impl Session {
@@ -95,6 +99,7 @@ impl<E: Searcher> Session<E> {
             quitting: false,
             finished: false,
             egdb_loaded: false,
+            received: now(),
         }
     }
 
@@ -130,16 +135,23 @@ impl<E: Searcher> Session<E> {
         self.running.is_some()
     }
 
-    /// Handles one input line; returns the responses to write, in order.
+    /// Handles one input line, arrived now; returns the responses to write, in order.
     pub fn handle_line(&mut self, line: &str) -> Vec<Response> {
+        self.handle_line_received(line, (self.now)())
+    }
+
+    /// Handles one input line that arrived at `received` (the driver's stamp, taken
+    /// as it read the line); returns the responses to write, in order.
+    pub fn handle_line_received(&mut self, line: &str, received: Instant) -> Vec<Response> {
         let mut out = Vec::new();
         if self.finished || self.quitting {
             return out;
         }
         let line = line.trim_end_matches(['\n', '\r']);
         if self.running.is_some() {
-            self.line_while_searching(line, &mut out);
+            self.line_while_searching(line, received, &mut out);
         } else {
+            self.received = received;
             self.execute(line, &mut out);
         }
         out
@@ -196,13 +208,15 @@ impl<E: Searcher> Session<E> {
         out
     }
 
-    fn line_while_searching(&mut self, line: &str, out: &mut Vec<Response>) {
+    fn line_while_searching(&mut self, line: &str, received: Instant, out: &mut Vec<Response>) {
         match parse_command(line) {
             Ok(Some(Command::Ping)) => out.push(Response::Pong),
             Ok(Some(Command::Quit)) => self.quit(),
             Ok(Some(Command::Stop)) if !self.go_queued() => self.engine.stop(),
             Ok(Some(Command::PonderHit)) if !self.go_queued() => self.ponder_hit(),
-            _ => self.queue.push_back(Queued::Line(line.to_string())),
+            _ => self
+                .queue
+                .push_back(Queued::Line(line.to_string(), received)),
         }
     }
 
@@ -210,7 +224,7 @@ impl<E: Searcher> Session<E> {
     /// meant for that search, not for the running one.
     fn go_queued(&self) -> bool {
         self.queue.iter().any(|queued| {
-            matches!(queued, Queued::Line(line)
+            matches!(queued, Queued::Line(line, _)
                 if matches!(parse_command(line), Ok(Some(Command::Go(_)))))
         })
     }
@@ -218,7 +232,10 @@ impl<E: Searcher> Session<E> {
     fn drain_queue(&mut self, out: &mut Vec<Response>) {
         while self.running.is_none() && !self.finished {
             match self.queue.pop_front() {
-                Some(Queued::Line(line)) => self.execute(&line, out),
+                Some(Queued::Line(line, received)) => {
+                    self.received = received;
+                    self.execute(&line, out);
+                }
                 Some(Queued::Overlong) => out.push(overlong_error()),
                 None => break,
             }
@@ -315,7 +332,10 @@ impl<E: Searcher> Session<E> {
         let ponder = mode == GoMode::Ponder;
         self.engine.go(GoRequest {
             game: self.game.clone(),
-            limits: limits(&self.level, mode),
+            limits: Limits {
+                since: Some(self.received),
+                ..limits(&self.level, mode)
+            },
             ponder,
         });
         self.running = Some(Running {
@@ -430,8 +450,8 @@ where
     while !session.is_finished() {
         let responses = select! {
             recv(lines) -> line => match line {
-                Ok(Some(line)) => session.handle_line(&line),
-                Ok(None) => session.handle_overlong_line(),
+                Ok((received, Some(line))) => session.handle_line_received(&line, received),
+                Ok((_, None)) => session.handle_overlong_line(),
                 Err(_) => {
                     lines = never();
                     session.handle_eof()
@@ -466,12 +486,12 @@ fn write_responses(output: &mut impl Write, responses: &[Response]) -> io::Resul
 /// Reads lines on a thread of its own; the channel disconnects at end of input.
 /// Bytes that are not UTF-8 are replaced, so such a line is still read as a line. A
 /// line longer than [`MAX_LINE`] is skipped, never held whole, and sent as `None`.
-fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<Option<String>> {
+fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> Receiver<(Instant, Option<String>)> {
     let (tx, rx) = unbounded();
     let reader = move || {
         let mut buf = Vec::new();
         while let Ok(Some(line)) = read_line(&mut input, &mut buf) {
-            if tx.send(line).is_err() {
+            if tx.send((Instant::now(), line)).is_err() {
                 break;
             }
         }

@@ -16,6 +16,7 @@ use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{hub_text_in, parse_move};
 
 use super::stats::GameOutcome;
+use super::time_use::TimeUse;
 use crate::game::pdn::PdnGame;
 use crate::game::record::{RecordEnd, pdn_record};
 use crate::protocol::client::{EngineFailure, EngineProc, EngineSpec, Thought};
@@ -97,6 +98,8 @@ pub struct GameRecord {
     pub termination: String,
     /// The PDN record.
     pub pdn: PdnGame,
+    /// The time engine A (`[0]`) and engine B (`[1]`) used for their moves.
+    pub time_use: [TimeUse; 2],
 }
 
 /// An engine slot: the spec and, while it runs, the process. A failed process is
@@ -190,6 +193,8 @@ struct GameState {
     /// Both clocks; an engine may overrun its clock by the margin.
     clock: GameClock,
     score_run: (u32, Option<Color>),
+    /// The time White (`[0]`) and Black (`[1]`) used for their moves.
+    time_use: [TimeUse; 2],
 }
 
 fn failure_text(f: &EngineFailure, name: &str) -> String {
@@ -231,6 +236,7 @@ impl GameState {
             comments: Vec::new(),
             clock: running_clock(s),
             score_run: (0, None),
+            time_use: [TimeUse::default(); 2],
         }
     }
 
@@ -280,6 +286,7 @@ impl GameState {
             Ok(t) => t,
             Err(f) => return loss(failure_text(&f, slot.name())),
         };
+        self.time_use[side as usize].add(thought.elapsed);
         if self.charge_clock(thought.elapsed) {
             return loss(failure_text(&EngineFailure::Timeout, slot.name()));
         }
@@ -371,6 +378,12 @@ fn finish(
         (false, GameOutcome::Win) => GameOutcome::Loss,
         (false, GameOutcome::Loss) => GameOutcome::Win,
     };
+    let [white_time, black_time] = g.time_use;
+    let time_use = if job.a_is_white {
+        [white_time, black_time]
+    } else {
+        [black_time, white_time]
+    };
     let round = (job.index + 1).to_string();
     let limits = s.describe_limits();
     let tags = [
@@ -395,6 +408,7 @@ fn finish(
         outcome,
         termination,
         pdn,
+        time_use,
     }
 }
 

@@ -5,3 +5,4 @@ pub mod game;
 pub mod results;
 pub mod runner;
 pub mod stats;
+pub mod time_use;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::runner::{MatchConfig, MatchReport};
 use super::stats::{GameOutcome, Sprt};
+use super::time_use::TimeUse;
 use crate::shard::Shard;
 
 /// The `format` value of a results file.
@@ -61,6 +62,9 @@ pub struct GameResult {
     pub result: String,
     /// Why the game ended.
     pub termination: String,
+    /// The time engines A and B used for their moves (absent in older files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_use: Option<[TimeUse; 2]>,
 }
 
 /// A results file.
@@ -223,6 +227,9 @@ pub fn merge(files: &[(String, ResultsFile)], allow_missing: bool) -> Result<Mer
         let outcome = outcome_of(&g.result)
             .ok_or_else(|| format!("game {}: unknown result {:?}", g.game + 1, g.result))?;
         report.add_game(g.game, outcome, &g.termination, sprt.as_ref());
+        if let Some(time_use) = &g.time_use {
+            report.add_time(time_use);
+        }
     }
     if let (Some(test), [(_, file)]) = (&sprt, files)
         && file.stopped_by_sprt
@@ -301,6 +308,7 @@ mod tests {
                 a_white: game % 2 == 0,
                 result: r.to_string(),
                 termination: "no legal move".into(),
+                time_use: None,
             })
             .collect();
         ResultsFile {
@@ -383,6 +391,7 @@ mod tests {
                 a_white: game % 2 == 0,
                 result: results[game].to_string(),
                 termination: "t".into(),
+                time_use: None,
             })
             .collect();
         let status = |stopped| {

@@ -13,6 +13,7 @@ use crate::board::Position;
 
 use super::game::{GameRecord, GameSettings, ScheduledGame, Slot, play_game};
 use super::stats::{GameOutcome, Pentanomial, Score, Sprt, SprtStatus, format_summary};
+use super::time_use::TimeUse;
 use crate::protocol::client::EngineSpec;
 use crate::shard::Shard;
 
@@ -77,6 +78,8 @@ pub struct MatchReport {
     pub status: Option<SprtStatus>,
     /// How many games ended for each reason.
     pub terminations: BTreeMap<String, u64>,
+    /// The time engine A (`[0]`) and engine B (`[1]`) used for their moves.
+    pub time_use: [TimeUse; 2],
     first_of_pair: HashMap<usize, GameOutcome>,
 }
 
@@ -84,6 +87,14 @@ impl MatchReport {
     /// Adds a finished game.
     pub fn add(&mut self, rec: &GameRecord, sprt: Option<&Sprt>) {
         self.add_game(rec.job.index, rec.outcome, &rec.termination, sprt);
+        self.add_time(&rec.time_use);
+    }
+
+    /// Adds the time engines A and B used in one game.
+    pub fn add_time(&mut self, time_use: &[TimeUse; 2]) {
+        for (total, game) in self.time_use.iter_mut().zip(time_use) {
+            total.absorb(game);
+        }
     }
 
     /// Adds game number `index` (0-based; games `2p` and `2p + 1` are a pair), its
@@ -198,6 +209,7 @@ impl MatchReport {
                 },
             }),
             terminations: self.terminations.clone(),
+            time_use: self.time_use,
         }
     }
 }
@@ -230,6 +242,8 @@ pub struct Summary {
     pub sprt: Option<SprtSummary>,
     /// Games per termination reason.
     pub terminations: BTreeMap<String, u64>,
+    /// Time per move of engine A and engine B (all zero for results files without it).
+    pub time_use: [TimeUse; 2],
 }
 
 /// SPRT part of [`Summary`].
@@ -397,6 +411,7 @@ mod tests {
             outcome,
             termination: "t".into(),
             pdn: Default::default(),
+            time_use: Default::default(),
         }
     }
 

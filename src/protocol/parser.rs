@@ -440,6 +440,7 @@ fn build_level(args: &Args<'_>) -> Result<Limits, String> {
         clock: build_clock(args)?,
         infinite: args.has("infinite"),
         analysis: false,
+        since: None,
     };
     if level == Limits::default() {
         return Err("missing limit (depth, nodes, move-time, time or infinite)".to_string());

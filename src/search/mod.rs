@@ -201,7 +201,7 @@ impl<'a> Shared<'a> {
             control: ctx.control,
             nodes: AtomicU64::new(0),
             finished: AtomicBool::new(false),
-            start: Instant::now(),
+            start: limits.since.unwrap_or_else(Instant::now),
             clock_origin: AtomicU64::new(0),
             was_pondering: AtomicBool::new(ctx.control.pondering.load(Ordering::Relaxed)),
             budget: Budget::from_limits(limits),
@@ -376,6 +376,7 @@ fn main_thread(
         lines: Vec::new(),
     };
     for depth in 1..=plan.max_depth {
+        worker.iteration_best = None;
         let score = iterate(
             &mut worker,
             pos,
@@ -385,6 +386,9 @@ fn main_thread(
             style,
         );
         if worker.stopped && depth > 1 {
+            if side_tt.is_none() {
+                take_unfinished_iteration(&mut result, worker.iteration_best.take());
+            }
             break;
         }
         worker.flush_nodes();
@@ -433,7 +437,7 @@ fn main_thread(
         }
         // A proven result needs no deeper search unless asked to go on (analysis); nor
         // does a database result, exact for every root move from depth 2.
-        if shared.budget.is_some()
+        if shared.budget.is_some_and(|b| !b.spend_all)
             && ((is_decisive(result.score)
                 && depth as i32 > score::plies_to_end(result.score).unwrap_or(0).abs())
                 || (score::is_database(result.score)
@@ -444,6 +448,25 @@ fn main_thread(
         }
     }
     result
+}
+
+/// A search stopped inside an iteration keeps the last complete one's result, unless this
+/// iteration had already proven another root move better than its window's lower bound
+/// (the first move, searched first, is the last iteration's best): that move is then
+/// played, with its line and score (a lower bound when it failed high).
+fn take_unfinished_iteration(result: &mut SearchResult, found: Option<RootLine>) {
+    let Some(line) = found else { return };
+    let Some(&mv) = line.pv.first() else { return };
+    if result.best == Some(mv) {
+        return;
+    }
+    result.best = Some(mv);
+    result.ponder = line.pv.get(1).copied();
+    result.score = line.score;
+    result.pv = line.pv.clone();
+    if let Some(first) = result.lines.first_mut() {
+        *first = line;
+    }
 }
 
 /// Whether the databases hold the root's exact value (then they hold every position
@@ -575,4 +598,40 @@ fn helper_thread(
         depth += 1;
     }
     worker.flush_nodes();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(moves: &[Move], score: i32) -> RootLine {
+        RootLine {
+            score,
+            pv: moves.to_vec(),
+        }
+    }
+
+    fn result(best: &RootLine) -> SearchResult {
+        result_of(vec![best.clone()], 9, 1000)
+    }
+
+    #[test]
+    fn an_unfinished_iteration_gives_its_new_best_move() {
+        let moves: Vec<Move> = legal_moves(&Position::start()).to_vec();
+        let (a, b, c) = (moves[0], moves[1], moves[2]);
+        let old = line(&[a, c], 10);
+        // Nothing proven in the unfinished iteration, or only the old best again:
+        // the last complete iteration's result stands.
+        for found in [None, Some(line(&[a, b], 40))] {
+            let mut r = result(&old);
+            take_unfinished_iteration(&mut r, found);
+            assert_eq!(r, result(&old));
+        }
+        // Another move proven better: it is played, with its line and score.
+        let mut r = result(&old);
+        take_unfinished_iteration(&mut r, Some(line(&[b, c], 25)));
+        assert_eq!((r.best, r.ponder, r.score), (Some(b), Some(c), 25));
+        assert_eq!((r.pv, r.depth), (vec![b, c], 9));
+        assert_eq!(r.lines, vec![line(&[b, c], 25)]);
+    }
 }

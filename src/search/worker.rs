@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use super::eval::evaluate;
 use super::score::{DB_BOUND, DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::{Shared, Style};
+use super::{RootLine, Shared, Style};
 use crate::board::{Move, Position};
 use crate::egdb::Outcome;
 use crate::game::repeats_in_search;
@@ -96,6 +96,10 @@ pub(crate) struct Worker<'a> {
     in_probcut: bool,
     /// The move a singularity test leaves out at each ply, or [`Move::NONE`].
     excluded: [Move; MAX_PLY + 1],
+    /// The best root move this iteration has proven better than its window's lower
+    /// bound, with its score and line: what a search stopped mid-iteration can still use
+    /// (cleared by the caller before each iteration).
+    pub iteration_best: Option<RootLine>,
 }
 
 /// The move ordering tables a search learns, saved to be put back later.
@@ -124,6 +128,7 @@ impl<'a> Worker<'a> {
             side_tt: None,
             in_probcut: false,
             excluded: [Move::NONE; MAX_PLY + 1],
+            iteration_best: None,
         }
     }
 
@@ -214,6 +219,10 @@ impl<'a> Worker<'a> {
                 root_moves[..=i].rotate_right(1);
                 self.update_pv(0, mv);
                 if score > alpha {
+                    self.iteration_best = Some(RootLine {
+                        score,
+                        pv: self.root_pv(),
+                    });
                     alpha = score;
                     if score >= beta {
                         break;

@@ -205,3 +205,26 @@ fn an_overlong_line_waits_for_the_search_like_any_line() {
     assert_eq!(out.len(), 2, "{out:?}");
     assert!(out[1].starts_with("error message=\"input: line longer"));
 }
+
+#[test]
+fn a_go_counts_its_time_from_its_arrival() {
+    let (mut s, events) = session();
+    send(&mut s, "level move-time=1");
+    // Read two seconds ago (behind a slow line, say): its second is already spent.
+    let long_ago = Instant::now() - Duration::from_secs(2);
+    assert!(s.handle_line_received("go think", long_ago).is_empty());
+    let mut out = Vec::new();
+    while s.is_searching() {
+        let event = events
+            .recv_timeout(Duration::from_secs(30))
+            .expect("engine event");
+        out.extend(texts(&s.handle_event(event)));
+    }
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info")).collect();
+    assert_eq!(infos.len(), 1, "one iteration only: {out:?}");
+    assert!(
+        infos[0].contains(" depth=1 ") && infos[0].contains(" time=2."),
+        "{out:?}"
+    );
+    assert!(out[out.len() - 1].starts_with("done move="), "{out:?}");
+}

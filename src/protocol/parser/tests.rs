@@ -264,6 +264,7 @@ fn level() -> impl Strategy<Value = Level> {
             clock,
             infinite,
             analysis: false,
+            since: None,
         })
         .prop_filter("at least one limit", |l| *l != Level::default())
 }
