@@ -39,6 +39,7 @@ if [ -e "$conf" ] && ! grep -qF "$marker" "$conf"; then
     exit 1
 fi
 
+# On loopback, so that a host name that does not resolve does not matter.
 host=$(hostname -s)
 # The node as slurmd sees it (CPUs, sockets, cores, memory): a node line that promises
 # more than the machine has would be drained.
@@ -58,7 +59,7 @@ new_conf=$(
     cat <<EOF
 $marker: one node, no accounting.
 ClusterName=damiera
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -79,19 +80,23 @@ SlurmctldPidFile=$state/slurmctld.pid
 SlurmdPidFile=$state/slurmd.pid
 SlurmctldLogFile=$state/slurmctld.log
 SlurmdLogFile=$state/slurmd.log
-$node State=UNKNOWN
+$node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 )
 if [ ! -e "$conf" ] || [ "$(cat "$conf")" != "$new_conf" ]; then
     printf '%s\n' "$new_conf" | $sudo tee "$conf" >/dev/null
-    # A running daemon read the old file: restarted below.
+    # A daemon of ours that runs read the old file: stopped here, started again below.
     for daemon in slurmctld slurmd; do
         if [ -e "$state/$daemon.pid" ]; then
-            $sudo kill "$(cat "$state/$daemon.pid")" 2>/dev/null || true
+            pid=$(cat "$state/$daemon.pid")
+            $sudo kill "$pid" 2>/dev/null || true
+            for _ in $(seq 1 100); do
+                $sudo kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
         fi
     done
-    sleep 1
 fi
 
 # munge: the key (the package makes one; a copied-in image may not have it), then munged.
