@@ -313,10 +313,15 @@ fn script_runs(script: &str, words: &[String]) -> bool {
     })
 }
 
-/// `*` patterns matched against the names in `dir`, sorted; a pattern without a match
-/// stays as it is (as in bash).
+/// `*` patterns matched against the names in `dir` (or in its folder `folder/` for
+/// `folder/pattern`, a folder without `*`), sorted; a pattern without a match stays as it
+/// is (as in bash).
 fn expand(word: &str, dir: &Path) -> Vec<String> {
-    if !word.contains('*') || word.contains('/') {
+    let (folder, pattern) = match word.rsplit_once('/') {
+        Some((folder, pattern)) => (Some(folder), pattern),
+        None => (None, word),
+    };
+    if !pattern.contains('*') || folder.is_some_and(|f| f.contains('*')) {
         return vec![word.to_string()];
     }
     fn matches(p: &[u8], s: &[u8]) -> bool {
@@ -326,10 +331,12 @@ fn expand(word: &str, dir: &Path) -> Vec<String> {
             Some((c, rest)) => s.first() == Some(c) && matches(rest, &s[1..]),
         }
     }
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
+    let mut names: Vec<String> = std::fs::read_dir(dir.join(folder.unwrap_or("")))
+        .into_iter()
+        .flatten()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| matches(word.as_bytes(), n.as_bytes()))
+        .filter(|n| matches(pattern.as_bytes(), n.as_bytes()))
+        .map(|n| folder.map_or_else(|| n.clone(), |f| format!("{f}/{n}")))
         .collect();
     names.sort();
     if names.is_empty() {

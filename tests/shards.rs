@@ -217,3 +217,111 @@ fn bad_shards_are_refused() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// A batch job writes into folders nobody made yet (`gen3/`, `results/`): the commands
+/// make them, before any game, as a user expects of `-o gen3/part-00001.bin`.
+#[test]
+fn outputs_go_into_folders_not_yet_made() {
+    let dir = scratch("new-folders");
+    let part = dir.join("gen3/deeper/part-00001.bin");
+    selfplay(&part, Some("1/4"));
+    assert!(std::fs::metadata(&part).unwrap().len() > 16);
+
+    let results = dir.join("results/deeper/r-1.json");
+    let pdn = dir.join("games/deeper/slice-1.pdn");
+    let slice = play(
+        &dir,
+        &[
+            "--shard",
+            "1/4",
+            "--results",
+            &text(&results),
+            "--pdn",
+            &text(&pdn),
+        ],
+    );
+    assert_eq!(slice["games"], 2, "{slice}");
+    assert!(
+        std::fs::read_to_string(&results)
+            .unwrap()
+            .contains("\"games\"")
+    );
+    assert!(std::fs::read_to_string(&pdn).unwrap().contains("[Result"));
+    assert!(!dir.join("results/deeper/r-1.json.partial").exists());
+
+    let whole = dir.join("whole/new/whole.bin");
+    selfplay(&whole, None);
+    let weights = dir.join("weights/new/w.dmw");
+    damiera(&[
+        "train",
+        &text(&whole),
+        "-o",
+        &text(&weights),
+        "--epochs",
+        "1",
+        "--validation",
+        "0.3",
+    ]);
+    assert!(weights.exists());
+}
+
+/// An output folder that cannot be made (under a regular file) fails at once, on one
+/// line naming the path and the reason, before any game is played: a slice of a long
+/// match used to play all its games and only then fail on its results file.
+#[test]
+fn an_impossible_output_folder_fails_before_any_game() {
+    let dir = scratch("impossible-folder");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let one_line_error = |args: &[&str], code: i32| {
+        let start = std::time::Instant::now();
+        let out = Command::new(BIN).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(&text(&file)) && err.contains("is a file, not a folder"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "{args:?}: {:?}",
+            start.elapsed()
+        );
+    };
+
+    // The match's PDN, in a folder that can be made, is the witness: no game was played.
+    let pdn = dir.join("games.pdn");
+    let empty = dir.join("no-egdb");
+    std::fs::create_dir_all(&empty).unwrap();
+    let engine = format!("cmd={BIN} option.egdb-path={}", text(&empty));
+    let results = text(&file.join("results/r-1.json"));
+    let pdn_text = text(&pdn);
+    let mut args = vec![
+        "match", "--engine", &engine, "--engine", &engine, "--games", "12", "--nodes", "400",
+        "--quiet", "--shard", "1/2",
+    ];
+    one_line_error(
+        &[&args[..], &["--results", &results, "--pdn", &pdn_text]].concat(),
+        1,
+    );
+    assert!(!pdn.exists(), "a game was played before the error");
+    args.truncate(args.len() - 2);
+    let bad_pdn = text(&file.join("g.pdn"));
+    one_line_error(&[&args[..], &["--pdn", &bad_pdn]].concat(), 1);
+
+    let bad_part = text(&file.join("gen3/part-00001.bin"));
+    one_line_error(
+        &[
+            "selfplay", "--games", "100000", "--nodes", "3000", "--quiet", "--shard", "1/4", "-o",
+            &bad_part,
+        ],
+        2,
+    );
+    // `train` fails before reading its data (which does not exist either).
+    let bad_weights = text(&file.join("w.dmw"));
+    one_line_error(
+        &["train", &text(&dir.join("missing.bin")), "-o", &bad_weights],
+        2,
+    );
+}

@@ -10,6 +10,7 @@ use clap::{ArgAction, Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::VariantArg;
+use super::output::{TempFile, prepare};
 use crate::board::{Position, Variant};
 use crate::clock::{Limits, TimeControl};
 use crate::game::openings::{BALLOTS_NAME, load_openings_in};
@@ -420,9 +421,22 @@ pub fn main(args: &MatchArgs) -> ExitCode {
 }
 
 fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
+    // The output files before any game: their missing folders are made, and a path that
+    // cannot be written fails now rather than when the slice has played its games. The
+    // results go to R.json.partial until complete (a results file there is a finished
+    // slice); the PDN file is written as the games finish.
+    let results_out = args
+        .results
+        .as_deref()
+        .map(TempFile::partial)
+        .transpose()
+        .map_err(|e| e.0)?;
+    if let Some(p) = &args.pdn {
+        prepare(p).map_err(|e| e.0)?;
+    }
     check_engines(cfg)?;
     let mut pdn = match &args.pdn {
-        Some(p) => Some(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        Some(p) => Some(File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?),
         None => None,
     };
     let bar = progress_bar(args, cfg.slice_games().len());
@@ -448,7 +462,7 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
     bar.finish_and_clear();
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     print_summary(&names, cfg.sprt.as_ref(), &report);
-    if let Some(path) = &args.results {
+    if let Some(out) = results_out {
         games.sort_by_key(|g| g.game);
         let stopped_by_sprt = games.len() < cfg.slice_games().len();
         let file = ResultsFile {
@@ -459,7 +473,7 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
             stopped_by_sprt,
             games,
         };
-        write_results(path, &file)?;
+        write_results(out, &file)?;
     }
     if args.json {
         let json = serde_json::to_string(&report.summary(cfg)).map_err(|e| e.to_string())?;
@@ -471,15 +485,12 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
     }
 }
 
-/// Writes a results file under a temporary name, then renames it: a results file
+/// Writes a results file under its temporary name, then renames it: a results file
 /// there is a finished slice.
-fn write_results(path: &std::path::Path, file: &ResultsFile) -> Result<(), String> {
+fn write_results(mut out: TempFile, file: &ResultsFile) -> Result<(), String> {
     let json = serde_json::to_string_pretty(file).map_err(|e| e.to_string())?;
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    std::fs::write(&partial, json + "\n").map_err(|e| format!("{}: {e}", partial.display()))?;
-    std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))
+    out.write_all((json + "\n").as_bytes()).map_err(|e| e.0)?;
+    out.commit().map_err(|e| e.0)
 }
 
 /// `match merge`: reads the slices' results files and prints the whole run's summary.

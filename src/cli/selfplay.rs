@@ -76,6 +76,9 @@ pub struct SelfplayArgs {
 
 /// Plays the games, writes the file, prints the totals.
 pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result<(), CliError> {
+    // The output's folders first: a slice into `gen3/part-00001.bin` makes `gen3/`, and
+    // a path that cannot be written fails before any game.
+    super::output::prepare(&args.output)?;
     let openings = openings(args)?;
     let shard = args.shard.unwrap_or_default();
     let cfg = SelfplayConfig {

@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliError;
+use super::output::TempFile;
 use crate::search::eval::weights_file;
 use crate::train::data::{self, Sample};
 use crate::train::fit::{TrainConfig, train};
@@ -97,6 +98,9 @@ pub fn load_samples(paths: &[PathBuf]) -> Result<Vec<Sample>, CliError> {
 /// Loads the data, trains, writes the weights; progress lines on `out`.
 pub fn run(args: &TrainArgs, out: &mut impl Write) -> Result<(), CliError> {
     let start = Instant::now();
+    // Opened (and its folders made) before the data is read and the weights fitted, so
+    // that a path that cannot be written fails at once.
+    let mut weights_out = TempFile::create(&args.output)?;
     let samples = load_samples(&args.data)?;
     let cfg = TrainConfig {
         epochs: args.epochs,
@@ -121,8 +125,8 @@ pub fn run(args: &TrainArgs, out: &mut impl Write) -> Result<(), CliError> {
         let _ = out.flush();
     })
     .map_err(CliError)?;
-    std::fs::write(&args.output, weights_file::to_bytes(&trained.weights))
-        .map_err(|e| CliError(format!("cannot write {}: {e}", args.output.display())))?;
+    weights_out.write_all(&weights_file::to_bytes(&trained.weights))?;
+    weights_out.commit()?;
     say(
         out,
         format!(
