@@ -12,7 +12,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::{CliError, VariantArg};
 use crate::board::{Position, Variant};
 use crate::engine::EngineOptions;
-use crate::game::DrawRules;
 use crate::game::openings::{ballots, default_openings, default_openings_in, load_openings_read};
 use crate::search::Style;
 use crate::search::eval::EvalFile;
@@ -69,9 +68,11 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Moves per side without a capture or a man move that draw a game (0: no limit).
-    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    pub draw_moves: u32,
+    /// Moves per side without a capture or a man move that draw a game (0: no limit);
+    /// default: the variant's federation rules (Italian and English 40, Russian 15 moves
+    /// of kings only and its endings, Brazilian 25 and the FMJD's endings).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub draw_moves: Option<u32>,
 }
 
 /// Plays the games, writes the file, prints the totals.
@@ -100,7 +101,7 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
             weights: Arc::clone(eval.weights()),
             ..EngineOptions::default()
         },
-        rules: DrawRules::default().with_quiet_moves(args.draw_moves),
+        rules: super::variant_rules(args.variant.variant, args.draw_moves),
     };
     let partial = partial_path(&args.output);
     let file = File::create(&partial)
