@@ -364,8 +364,10 @@ fn bad_input_is_one_line_and_leaves_nothing() {
          skipped: move 3 (White) `23-15`",
         outs,
     );
+    // A folder that cannot be made (its parent is a file; missing folders are made).
+    let under_file = format!("{g}/out.pdn");
     rejects(
-        &["analyse", g, "--annotate", "/no/such/dir/out.pdn"],
+        &["analyse", g, "--annotate", &under_file],
         "cannot write",
         outs,
     );
@@ -374,11 +376,8 @@ fn bad_input_is_one_line_and_leaves_nothing() {
         "directory",
         outs,
     );
-    rejects(
-        &["analyse", g, "--plot", "/no/such/dir/x.svg"],
-        "cannot write",
-        outs,
-    );
+    let under_file = format!("{g}/x.svg");
+    rejects(&["analyse", g, "--plot", &under_file], "cannot write", outs);
     rejects(
         &["analyse", two.to_str().unwrap(), "--plot", s],
         "2 games",

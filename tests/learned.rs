@@ -194,6 +194,8 @@ fn selfplay_and_train_refuse_bad_arguments() {
     std::fs::write(&truncated, b"DMRADATA\x01\x00\x00\x00\x14\x00\x00\x00abc").expect("write");
     let truncated = truncated.display().to_string();
     let weights = dir.join("w.dmw").display().to_string();
+    // A folder that cannot be made: its parent is a file (missing folders are made).
+    let under_file = format!("{truncated}/d.bin");
     for args in [
         &["selfplay"][..],
         &["selfplay", "-o", &data, "--games", "0"],
@@ -207,7 +209,7 @@ fn selfplay_and_train_refuse_bad_arguments() {
             "--openings",
             "/nonexistent/openings.fen",
         ],
-        &["selfplay", "-o", "/nonexistent/dir/d.bin", "--games", "1"],
+        &["selfplay", "-o", &under_file, "--games", "1"],
         &["train", "-o", &weights],
         &["train", "/nonexistent/d.bin", "-o", &weights],
         &["train", &truncated, "-o", &weights],
