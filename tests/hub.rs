@@ -681,7 +681,9 @@ fn ponder_on_a_single_legal_move_waits_for_the_hit() {
     hub.send("go ponder");
     hub.ping(); // no done yet: ponder holds the answer
     hub.send("ponder-hit");
-    assert_eq!(hub.done(), "done move=19x10x14");
+    // A fixed move time is searched even for a forced move, so a ponder move may come.
+    let done = hub.done();
+    assert!(done.starts_with("done move=19x10x14"), "{done}");
     hub.close_cleanly();
 }
 

@@ -442,6 +442,7 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
     let bar = progress_bar(args, cfg.slice_games().len());
     let mut write_error = None;
     let mut games = Vec::new();
+    let timed = cfg.settings.time_control.is_some() || cfg.settings.limits.move_time.is_some();
     let report = run_match(cfg, &mut |rec: &GameRecord, rep: &MatchReport| {
         if let Some(file) = pdn.as_mut()
             && let Err(e) = writeln!(file, "{}", rec.pdn)
@@ -454,7 +455,9 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
             a_white: rec.job.a_is_white,
             result: outcome_name(rec.outcome).into(),
             termination: rec.termination.clone(),
-            time_use: Some(rec.time_use),
+            // Wall-clock figures only where time limits the moves: a slice at fixed
+            // nodes or depth run again gives the same bytes.
+            time_use: timed.then_some(rec.time_use),
         });
         bar.inc(1);
         bar.set_message(rep.line(cfg.sprt.as_ref()));
