@@ -4,7 +4,9 @@
 
 use std::sync::atomic::Ordering;
 
-use super::eval::evaluate;
+use super::eval::nnue::Network;
+use super::eval::nnue_stack::AccumulatorStack;
+use super::eval::{EvalStyle, evaluate};
 use super::score::{DB_BOUND, DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Shared, Style};
@@ -96,6 +98,8 @@ pub(crate) struct Worker<'a> {
     in_probcut: bool,
     /// The move a singularity test leaves out at each ply, or [`Move::NONE`].
     excluded: [Move; MAX_PLY + 1],
+    /// The network and its accumulators along the path, when a network evaluates.
+    nnue: Option<(&'a Network, AccumulatorStack)>,
 }
 
 /// The move ordering tables a search learns, saved to be put back later.
@@ -124,6 +128,32 @@ impl<'a> Worker<'a> {
             side_tt: None,
             in_probcut: false,
             excluded: [Move::NONE; MAX_PLY + 1],
+            nnue: shared
+                .weights
+                .network
+                .as_deref()
+                .filter(|_| style.eval == EvalStyle::Pattern)
+                .map(|net| (net, AccumulatorStack::new(MAX_PLY))),
+        }
+    }
+
+    /// Records that the node at `ply` is `pos`, for the network's accumulators.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize, pos: &Position) {
+        if let Some((_, stack)) = &mut self.nnue {
+            stack.enter(ply, pos);
+        }
+    }
+
+    /// The static evaluation of `pos`, the node at `ply`: the network's, updated from
+    /// the accumulators above it, when one evaluates.
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some((net, stack)) => stack
+                .evaluate(net, ply, pos)
+                .clamp(-super::score::EVAL_LIMIT + 1, super::score::EVAL_LIMIT - 1),
+            None => evaluate(pos, self.style.eval, self.shared.weights),
         }
     }
 
@@ -192,6 +222,7 @@ impl<'a> Worker<'a> {
         self.pv_len[0] = 0;
         let run = self.keys.len();
         self.keys.push(pos.key());
+        self.enter(0, pos);
         for i in 0..root_moves.len() {
             let mv = root_moves[i];
             let child = pos.play(mv);
@@ -256,6 +287,7 @@ impl<'a> Worker<'a> {
         run: usize,
     ) -> i32 {
         self.pv_len[ply] = 0;
+        self.enter(ply, pos);
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, true, run);
         }
@@ -321,7 +353,7 @@ impl<'a> Worker<'a> {
             && beta.abs() < DB_BOUND
             && !opponent_threatens(pos)
         {
-            let eval = evaluate(pos, self.style.eval, self.shared.weights);
+            let eval = self.evaluate(pos, ply);
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
             }
@@ -557,6 +589,7 @@ impl<'a> Worker<'a> {
         run: usize,
     ) -> i32 {
         self.count_node();
+        self.enter(ply, pos);
         if self.stopped {
             return 0;
         }
@@ -576,7 +609,7 @@ impl<'a> Worker<'a> {
         {
             self.leaf_ply_sum += ply as u64;
             self.leaf_count += 1;
-            return evaluate(pos, self.style.eval, self.shared.weights);
+            return self.evaluate(pos, ply);
         }
         let mut moves = MoveList::new();
         generate_into(pos, &mut moves);
