@@ -142,7 +142,8 @@ def features(rec):
     wm, wk, bm, bk = (bits32(s) for s in sets)
     white_view = np.concatenate([wm, wk, bm, bk], axis=1)
     # Black's view: own pieces first, the board turned (square i -> 31 - i).
-    black_view = np.concatenate([bm, bk, wm, wk], axis=1)[:, np.r_[31::-1, 63:31:-1, 95:63:-1, 127:95:-1]]
+    turned = [kind * 32 + 31 - i for kind in range(4) for i in range(32)]
+    black_view = np.concatenate([bm, bk, wm, wk], axis=1)[:, turned]
     white_to_move = (rec["flags"] & 1) == 0
     return white_view.astype(np.float32), black_view.astype(np.float32), white_to_move
 
