@@ -100,12 +100,13 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     );
     body.extend(net.dense_bias.iter().flat_map(|w| w.to_le_bytes()));
     // Dense weights are `i8` in the file; the reader keeps them within that range.
-    body.extend(
-        net.dense_weights
-            .iter()
-            .flatten()
-            .map(|&w| w.clamp(-128, 127) as i8 as u8),
-    );
+    for neuron in 0..DENSE {
+        body.extend(
+            net.dense_weights
+                .iter()
+                .map(|column| column[neuron].clamp(-128, 127) as i8 as u8),
+        );
+    }
     body.extend(net.out_bias.to_le_bytes());
     body.extend(net.out_weights.iter().flat_map(|w| w.to_le_bytes()));
     let mut out = Vec::with_capacity(FILE_LEN);
@@ -178,7 +179,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
         ft_bias: [0; HIDDEN],
         ft_weights: Box::new([[0; HIDDEN]; INPUTS]),
         dense_bias: [0; DENSE],
-        dense_weights: Box::new([[0; 2 * HIDDEN]; DENSE]),
+        dense_weights: Box::new([[0; DENSE]; 2 * HIDDEN]),
         out_bias: 0,
         out_weights: [0; DENSE],
     };
@@ -188,10 +189,12 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
         .flatten()
         .for_each(|w| *w = r.i16());
     net.dense_bias.iter_mut().for_each(|w| *w = r.i32());
-    net.dense_weights
-        .iter_mut()
-        .flatten()
-        .for_each(|w| *w = i16::from(i8::from_le_bytes(r.take())));
+    // Rows by neuron in the file, columns by input in memory.
+    for neuron in 0..DENSE {
+        for column in net.dense_weights.iter_mut() {
+            column[neuron] = i16::from(i8::from_le_bytes(r.take()));
+        }
+    }
     net.out_bias = r.i32();
     net.out_weights.iter_mut().for_each(|w| *w = r.i16());
     Ok(net)
