@@ -80,6 +80,12 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
+/// The checksum a network file of `bytes` must carry: the hash of everything after the
+/// checksum field (0 for bytes too short to have one).
+pub fn body_checksum(bytes: &[u8]) -> u64 {
+    bytes.get(20..).map_or(0, fnv1a)
+}
+
 /// Whether `bytes` start like a network file.
 pub fn is_network(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
@@ -163,7 +169,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
     if bytes.len() != FILE_LEN {
         return Err(size);
     }
-    if fnv1a(&bytes[20..]) != u64::from_le_bytes(header.take()) {
+    if body_checksum(bytes) != u64::from_le_bytes(header.take()) {
         return Err(NetworkError::Checksum);
     }
     let game_type = header.u32();
@@ -258,7 +264,7 @@ mod tests {
     fn with_field(at: usize, value: u32) -> Vec<u8> {
         let mut bytes = sample();
         bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
-        let sum = fnv1a(&bytes[20..]);
+        let sum = body_checksum(&bytes);
         bytes[12..20].copy_from_slice(&sum.to_le_bytes());
         bytes
     }
