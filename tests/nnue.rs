@@ -143,6 +143,9 @@ fn bench_and_analyse_search_with_a_network() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is for English checkers"), "{err}");
+    let dir = scratch("analyse");
+    let input = dir.join("positions.txt");
+    std::fs::write(&input, "B:W21-32:B1-12\nW:W18,19,25,K1:B2,7,K30\n").unwrap();
     let out = damiera(&[
         "analyse",
         "--variant",
@@ -151,13 +154,20 @@ fn bench_and_analyse_search_with_a_network() {
         "4",
         "--eval-file",
         NET,
+        input.to_str().unwrap(),
     ]);
+    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
+        "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert_eq!(
+        text.lines().filter(|l| l.contains("\"score\"")).count(),
+        2,
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
