@@ -224,3 +224,53 @@ fn damaged_truncated_and_foreign_files_are_refused_in_one_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_match_loads_a_network_through_the_hub_parameter() {
+    let dir = scratch("match");
+    let results = dir.join("results.json");
+    let broken = dir.join("broken.dmn");
+    std::fs::write(&broken, &std::fs::read(NET).unwrap()[..1000]).unwrap();
+    let bin = env!("CARGO_BIN_EXE_damiera");
+    let play = |net: &str| {
+        damiera(&[
+            "match",
+            "--variant",
+            "english",
+            "--nodes",
+            "200",
+            "--games",
+            "2",
+            "--openings",
+            "builtin:3ply",
+            "--seed",
+            "3",
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=nnue",
+            &format!("option.eval-file={net}"),
+            "--engine",
+            &format!("cmd={bin}"),
+            "name=pattern",
+            "--results",
+            results.to_str().unwrap(),
+        ])
+    };
+    let out = play(NET);
+    // The summary goes to stderr, with the progress.
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("nnue vs pattern: 2 games"), "{text}");
+    // A broken network: the engine refuses the parameter, and the match says why.
+    let out = play(broken.to_str().unwrap());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("network file has the wrong size: 1000 bytes"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

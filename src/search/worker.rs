@@ -744,10 +744,14 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Variant;
     use crate::game::DrawRules;
     use crate::movegen::legal_moves;
+    use crate::search::PatternWeights;
     use crate::search::eval::embedded_weights;
+    use crate::search::eval::nnue::tests::random_network;
     use crate::search::{Limits, SearchContext, SearchControl, Style};
+    use std::sync::Arc;
 
     /// Plain alpha-beta (no table, no reductions, no ordering): its root value does not
     /// depend on the order of the moves. The positions in `busy` are marked as being
@@ -798,11 +802,16 @@ mod tests {
 
     /// Runs `f` with a one-thread worker of `style` over a fresh table.
     fn with_worker<T>(style: Style, f: impl FnOnce(&mut Worker, &TranspositionTable) -> T) -> T {
-        let (tt, control, weights) = (
-            TranspositionTable::new(1),
-            SearchControl::new(),
-            embedded_weights(),
-        );
+        with_weights(style, &embedded_weights(), f)
+    }
+
+    /// Runs `f` with a one-thread worker of `style` and `weights` over a fresh table.
+    fn with_weights<T>(
+        style: Style,
+        weights: &PatternWeights,
+        f: impl FnOnce(&mut Worker, &TranspositionTable) -> T,
+    ) -> T {
+        let (tt, control) = (TranspositionTable::new(1), SearchControl::new());
         let ctx = SearchContext {
             tt: &tt,
             control: &control,
@@ -811,12 +820,47 @@ mod tests {
             egdb: None,
             multipv: 1,
             rules: DrawRules::default(),
-            weights: &weights,
+            weights,
             contempt: 0,
         };
         let shared = Shared::new(&ctx, &Limits::default());
         let mut worker = Worker::new(&shared, style, &[]);
         f(&mut worker, &tt)
+    }
+
+    #[test]
+    fn a_network_searches_alike_with_accumulators_and_from_scratch() {
+        for (n, variant) in Variant::ALL.into_iter().enumerate() {
+            let mut weights = PatternWeights::material_only_in(variant);
+            weights.network = Some(Arc::new(random_network(40 + n as u64, variant)));
+            for text in [
+                "W:W21-32:B1-12",
+                MIDDLEGAME,
+                "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
+            ] {
+                let pos = Position::parse(text).unwrap().with_variant(variant);
+                let search = |incremental: bool| {
+                    with_weights(Style::FULL, &weights, |w, _| {
+                        assert!(w.nnue.is_some());
+                        if !incremental {
+                            // Every evaluation from scratch, through `evaluate`.
+                            w.nnue = None;
+                        }
+                        let score = w.search(&pos, 7, -INFINITY, INFINITY, 0, true, 0);
+                        (score, w.nodes)
+                    })
+                };
+                assert_eq!(search(true), search(false), "{variant} {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_pattern_styles_keep_no_accumulators() {
+        with_worker(Style::FULL, |w, _| assert!(w.nnue.is_none()));
+        let mut weights = PatternWeights::material_only();
+        weights.network = Some(Arc::new(random_network(1, Variant::Italian)));
+        with_weights(Style::HCE, &weights, |w, _| assert!(w.nnue.is_none()));
     }
 
     const MIDDLEGAME: &str = "B:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3";
