@@ -51,6 +51,7 @@ FT_LIMIT = 1000  # |first layer integer| bound: 25 of them stay inside i16
 GAME_TYPES = {0: 22, 1: 21, 2: 25, 3: 26}  # variant index -> PDN GameType
 VARIANT_NAMES = {0: "italian", 1: "english", 2: "russian", 3: "brazilian"}
 MASK64 = (1 << 64) - 1
+CHUNK = 65536  # positions per validation chunk
 
 
 def load(paths):
@@ -251,22 +252,27 @@ def main():
     train, val = rec[~held], rec[held]
     if len(train) == 0 or len(val) == 0:
         sys.exit(f"need positions for both training and validation (got {len(train)} and {len(val)})")
-    tw, tb, tm = features(train)
-    vw, vb, vm = features(val)
     ty, vy = targets(train, k, args.lam), targets(val, k, args.lam)
-    T = lambda a: torch.from_numpy(np.ascontiguousarray(a))
-    tw, tb, tm, ty = T(tw), T(tb), T(tm), T(ty)
-    vwt, vbt, vmt, vyt = T(vw), T(vb), T(vm), T(vy)
     print(f"train.py: {VARIANT_NAMES[variant]}, k = {k:.6f}; {len(train)} training and {len(val)} validation positions")
+
+    def tensors(rec_part, y_part):
+        """A batch's inputs, built from its records (so memory stays ~20 bytes a position)."""
+        w, b, m = features(rec_part)
+        return torch.from_numpy(w), torch.from_numpy(b), torch.from_numpy(m), torch.from_numpy(y_part)
 
     net = Net()
     net.clip(k)
     opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     bce = torch.nn.BCEWithLogitsLoss()
+    bce_sum = torch.nn.BCEWithLogitsLoss(reduction="sum")
 
     def val_loss():
+        total = 0.0
         with torch.no_grad():
-            return bce(net(vwt, vbt, vmt), vyt).item()
+            for i in range(0, len(val), CHUNK):
+                w, b, m, y = tensors(val[i : i + CHUNK], vy[i : i + CHUNK])
+                total += bce_sum(net(w, b, m), y).item()
+        return total / len(val)
 
     best = (val_loss(), 0, {n: p.clone() for n, p in net.state_dict().items()})
     print(f"epoch   0  validation loss {best[0]:.5f}")
@@ -274,24 +280,25 @@ def main():
         t0 = time.time()
         for group in opt.param_groups:
             group["lr"] = args.learning_rate * (1 - 0.9 * (epoch - 1) / max(args.epochs, 1))
-        order = T(rng.permutation(len(ty)))
+        order = rng.permutation(len(train))
         total = 0.0
         for i in range(0, len(order), args.batch):
             idx = order[i : i + args.batch]
+            w, b, m, y = tensors(train[idx], ty[idx])
             opt.zero_grad()
-            loss = bce(net(tw[idx], tb[idx], tm[idx]), ty[idx])
+            loss = bce(net(w, b, m), y)
             loss.backward()
             opt.step()
             net.clip(k)
             total += loss.item() * len(idx)
         v = val_loss()
-        print(f"epoch {epoch:3}  train loss {total / len(ty):.5f}  validation loss {v:.5f}  ({time.time() - t0:.1f} s)")
+        print(f"epoch {epoch:3}  train loss {total / len(train):.5f}  validation loss {v:.5f}  ({time.time() - t0:.1f} s)")
         if v < best[0]:
             best = (v, epoch, {n: p.clone() for n, p in net.state_dict().items()})
     net.load_state_dict(best[2])
 
     q = quantize(net, k)
-    scores = integer_scores(q, vw, vb, vm)
+    scores = np.concatenate([integer_scores(q, *features(val[i : i + CHUNK])) for i in range(0, len(val), CHUNK)])
     quantized = cross_entropy(sigmoid(k * scores.astype(np.float64)), vy.astype(np.float64)).mean()
     data = to_bytes(q, variant)
     with open(args.output, "wb") as f:
