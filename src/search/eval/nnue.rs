@@ -147,7 +147,7 @@ impl Network {
     }
 
     /// Updates `acc`, the accumulators of pieces `from`, to those of pieces `to`: the
-    /// rows of the pieces gone are taken off, those of the pieces come added.
+    /// rows of the pieces gone are taken off, those of the pieces arrived are added.
     pub fn update(&self, acc: &mut Accumulator, from: &PieceSets, to: &PieceSets) {
         for set in 0..4 {
             for bit in bits(from[set] & !to[set]) {
