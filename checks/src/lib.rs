@@ -15,12 +15,14 @@
 //! - [`position`]: PDN FEN, Hub position strings, move text, the `pos` command.
 //! - [`pdn`]: PDN files (encodings, games, tags, comments) and their replay; openings.
 //! - [`weights`]: weights files of the pattern evaluation.
+//! - [`network`]: network files of the network evaluation.
 //! - [`egdb`]: endgame table files (header, index, blocks).
 //! - [`hub`]: a Hub session fed lines, over a stand-in engine and clock.
 //! - [`web`]: the web board's JSON API fed requests, body to handler, no network.
 
 pub mod egdb;
 pub mod hub;
+pub mod network;
 pub mod pdn;
 pub mod position;
 pub mod web;

@@ -12,12 +12,13 @@ use damiera_checks::{self as checks, Checked};
 
 type Check = fn(&[u8]) -> Checked;
 
-const TARGETS: [(&str, Check); 6] = [
+const TARGETS: [(&str, Check); 7] = [
     ("hub_session", checks::hub::check),
     ("position", checks::position::check),
     ("pdn", checks::pdn::check),
     ("egdb", checks::egdb::check),
     ("weights", checks::weights::check),
+    ("network", checks::network::check),
     ("web_api", checks::web::check),
 ];
 
@@ -195,6 +196,32 @@ fn write_seed_corpora() {
         "weights",
         "edit-fixed-man",
         vec![3, 0xB0, 0x99, 0x03, 0xFF, 0xB1, 0x99, 0x03, 0x7F],
+    );
+    let mut raw = vec![0u8];
+    raw.extend_from_slice(&checks::network::ORIGINAL[..36]);
+    add("network", "raw-header", raw);
+    add("network", "raw-empty", vec![0]);
+    let mut whole = vec![0u8];
+    whole.extend_from_slice(checks::network::ORIGINAL);
+    add("network", "raw-whole", whole);
+    add(
+        "network",
+        "edit-payload",
+        vec![1, 40, 0, 0, 9, 200, 1, 0, 0x80],
+    );
+    add(
+        "network",
+        "edit-fixed-ft",
+        vec![3, 40, 0, 0, 9, 0xFF, 0x8F, 0, 0x7F],
+    );
+    add("network", "edit-header", vec![1, 8, 0, 0, 2, 28, 0, 0, 5]);
+    // The dense biases and the output weights, checksum recomputed.
+    add(
+        "network",
+        "edit-fixed-dense",
+        vec![
+            3, 0x26, 0x81, 0, 0x7F, 0x29, 0x81, 0, 0x7F, 0x90, 0xA1, 0, 0x80,
+        ],
     );
     let requests: [&[(u8, &str)]; 6] = [
         &[

@@ -1,12 +1,15 @@
 //! `damiera bench [--depth N] [--threads N]`: fixed positions searched to a fixed depth.
 //! The node total is the search's signature (identical run to run with one thread);
-//! commits that change the search record it as `Bench: N`.
+//! commits that change the search record it as `Bench: N`. `--variant` plays the same
+//! boards by another game's rules (to time that game's evaluation or network); the
+//! signature is Italian's.
 
 use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
 
+use super::VariantArg;
 use crate::board::Position;
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker};
@@ -46,9 +49,13 @@ pub struct BenchArgs {
     /// Evaluation: full (learned patterns) or hce (the hand-made one), for speed comparisons.
     #[arg(long, default_value = "full", value_parser = ["full", "hce"])]
     pub style: String,
-    /// Weights file for the pattern evaluation (default: the built-in one).
+    /// Weights file for the pattern evaluation, or a network file (default: the
+    /// built-in weights).
     #[arg(long)]
     pub eval_file: Option<String>,
+    /// The game whose rules (and embedded weights) the positions are searched with.
+    #[command(flatten)]
+    pub variant: VariantArg,
 }
 
 /// Runs the bench; the last line is exactly `bench <nodes> nodes <nps> nps` (speed over
@@ -71,6 +78,7 @@ pub fn run(args: &BenchArgs, eval: &EvalFile, out: &mut impl Write) -> std::io::
         let Ok(pos) = Position::parse(text) else {
             continue;
         };
+        let pos = pos.with_variant(args.variant.variant);
         thinker.new_game();
         let t = Instant::now();
         let r = thinker.think(&Game::new(pos), &Limits::depth(args.depth), |_| {});

@@ -86,6 +86,7 @@ impl Tool {
             Tool::Selfplay(a) => a.variant.variant,
             Tool::Play(a) => a.variant.variant,
             Tool::Analyse(a) => a.variant.variant,
+            Tool::Bench(a) => a.variant.variant,
             _ => Variant::Italian,
         }
     }

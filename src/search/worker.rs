@@ -4,7 +4,9 @@
 
 use std::sync::atomic::Ordering;
 
-use super::eval::evaluate;
+use super::eval::nnue::Network;
+use super::eval::nnue_stack::AccumulatorStack;
+use super::eval::{EvalStyle, evaluate};
 use super::score::{DB_BOUND, DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{RootLine, Shared, Style};
@@ -100,6 +102,8 @@ pub(crate) struct Worker<'a> {
     /// bound, with its score and line: what a search stopped mid-iteration can still use
     /// (cleared by the caller before each iteration).
     pub iteration_best: Option<RootLine>,
+    /// The network and its accumulators along the path, when a network evaluates.
+    nnue: Option<(&'a Network, AccumulatorStack)>,
 }
 
 /// The move ordering tables a search learns, saved to be put back later.
@@ -129,6 +133,32 @@ impl<'a> Worker<'a> {
             in_probcut: false,
             excluded: [Move::NONE; MAX_PLY + 1],
             iteration_best: None,
+            nnue: shared
+                .weights
+                .network
+                .as_deref()
+                .filter(|_| style.eval == EvalStyle::Pattern)
+                .map(|net| (net, AccumulatorStack::new(MAX_PLY))),
+        }
+    }
+
+    /// Records that the node at `ply` is `pos`, for the network's accumulators.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize, pos: &Position) {
+        if let Some((_, stack)) = &mut self.nnue {
+            stack.enter(ply, pos);
+        }
+    }
+
+    /// The static evaluation of `pos`, the node at `ply`: the network's, updated from
+    /// the accumulators above it, when one evaluates.
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some((net, stack)) => stack
+                .evaluate(net, ply, pos)
+                .clamp(-super::score::EVAL_LIMIT + 1, super::score::EVAL_LIMIT - 1),
+            None => evaluate(pos, self.style.eval, self.shared.weights),
         }
     }
 
@@ -197,6 +227,7 @@ impl<'a> Worker<'a> {
         self.pv_len[0] = 0;
         let run = self.keys.len();
         self.keys.push(pos.key());
+        self.enter(0, pos);
         for i in 0..root_moves.len() {
             let mv = root_moves[i];
             let child = pos.play(mv);
@@ -265,6 +296,7 @@ impl<'a> Worker<'a> {
         run: usize,
     ) -> i32 {
         self.pv_len[ply] = 0;
+        self.enter(ply, pos);
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, true, run);
         }
@@ -330,7 +362,7 @@ impl<'a> Worker<'a> {
             && beta.abs() < DB_BOUND
             && !opponent_threatens(pos)
         {
-            let eval = evaluate(pos, self.style.eval, self.shared.weights);
+            let eval = self.evaluate(pos, ply);
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
             }
@@ -566,6 +598,7 @@ impl<'a> Worker<'a> {
         run: usize,
     ) -> i32 {
         self.count_node();
+        self.enter(ply, pos);
         if self.stopped {
             return 0;
         }
@@ -585,7 +618,7 @@ impl<'a> Worker<'a> {
         {
             self.leaf_ply_sum += ply as u64;
             self.leaf_count += 1;
-            return evaluate(pos, self.style.eval, self.shared.weights);
+            return self.evaluate(pos, ply);
         }
         let mut moves = MoveList::new();
         generate_into(pos, &mut moves);
@@ -720,10 +753,14 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Variant;
     use crate::game::DrawRules;
     use crate::movegen::legal_moves;
+    use crate::search::PatternWeights;
     use crate::search::eval::embedded_weights;
+    use crate::search::eval::nnue::tests::random_network;
     use crate::search::{Limits, SearchContext, SearchControl, Style};
+    use std::sync::Arc;
 
     /// Plain alpha-beta (no table, no reductions, no ordering): its root value does not
     /// depend on the order of the moves. The positions in `busy` are marked as being
@@ -774,11 +811,16 @@ mod tests {
 
     /// Runs `f` with a one-thread worker of `style` over a fresh table.
     fn with_worker<T>(style: Style, f: impl FnOnce(&mut Worker, &TranspositionTable) -> T) -> T {
-        let (tt, control, weights) = (
-            TranspositionTable::new(1),
-            SearchControl::new(),
-            embedded_weights(),
-        );
+        with_weights(style, &embedded_weights(), f)
+    }
+
+    /// Runs `f` with a one-thread worker of `style` and `weights` over a fresh table.
+    fn with_weights<T>(
+        style: Style,
+        weights: &PatternWeights,
+        f: impl FnOnce(&mut Worker, &TranspositionTable) -> T,
+    ) -> T {
+        let (tt, control) = (TranspositionTable::new(1), SearchControl::new());
         let ctx = SearchContext {
             tt: &tt,
             control: &control,
@@ -787,12 +829,47 @@ mod tests {
             egdb: None,
             multipv: 1,
             rules: DrawRules::default(),
-            weights: &weights,
+            weights,
             contempt: 0,
         };
         let shared = Shared::new(&ctx, &Limits::default());
         let mut worker = Worker::new(&shared, style, &[]);
         f(&mut worker, &tt)
+    }
+
+    #[test]
+    fn a_network_searches_alike_with_accumulators_and_from_scratch() {
+        for (n, variant) in Variant::ALL.into_iter().enumerate() {
+            let mut weights = PatternWeights::material_only_in(variant);
+            weights.network = Some(Arc::new(random_network(40 + n as u64, variant)));
+            for text in [
+                "W:W21-32:B1-12",
+                MIDDLEGAME,
+                "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
+            ] {
+                let pos = Position::parse(text).unwrap().with_variant(variant);
+                let search = |incremental: bool| {
+                    with_weights(Style::FULL, &weights, |w, _| {
+                        assert!(w.nnue.is_some());
+                        if !incremental {
+                            // Every evaluation from scratch, through `evaluate`.
+                            w.nnue = None;
+                        }
+                        let score = w.search(&pos, 7, -INFINITY, INFINITY, 0, true, 0);
+                        (score, w.nodes)
+                    })
+                };
+                assert_eq!(search(true), search(false), "{variant} {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_pattern_styles_keep_no_accumulators() {
+        with_worker(Style::FULL, |w, _| assert!(w.nnue.is_none()));
+        let mut weights = PatternWeights::material_only();
+        weights.network = Some(Arc::new(random_network(1, Variant::Italian)));
+        with_weights(Style::HCE, &weights, |w, _| assert!(w.nnue.is_none()));
     }
 
     const MIDDLEGAME: &str = "B:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3";

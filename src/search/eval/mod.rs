@@ -3,9 +3,13 @@
 //! Three evaluations: [`EvalStyle::Pattern`], the learned pattern evaluation (the engine's
 //! default, weights from [`weights_file`]); [`EvalStyle::Hce`], the hand-made evaluation
 //! it replaced (kept as the match yardstick); and [`EvalStyle::Material`], the first
-//! version's material count.
+//! version's material count. A network file (`.dmn`, [`nnue_file`]) loaded as the
+//! weights makes the pattern evaluation's place a network's ([`nnue`]).
 
 pub mod hce;
+pub mod nnue;
+pub mod nnue_file;
+pub mod nnue_stack;
 pub mod pattern;
 pub mod weights_file;
 
@@ -21,7 +25,8 @@ pub use weights_file::WeightsError;
 /// Which evaluation to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalStyle {
-    /// Learned weights over board regions (the weights the search context carries).
+    /// Learned weights over board regions (the weights the search context carries), or
+    /// the network those weights carry when a `.dmn` file was loaded.
     #[default]
     Pattern,
     /// Today's hand-made terms (kept as a match yardstick).
@@ -42,9 +47,15 @@ const fn material_king(variant: Variant) -> i32 {
     }
 }
 
-/// Evaluates `pos` for the side to move; the pattern evaluation uses `weights`.
+/// Evaluates `pos` for the side to move; the pattern evaluation uses `weights` (their
+/// network, from scratch, if they carry one).
 #[inline]
 pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i32 {
+    if style == EvalStyle::Pattern
+        && let Some(net) = &weights.network
+    {
+        return net.evaluate(pos).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+    }
     let white = match style {
         EvalStyle::Pattern => pattern::evaluate_white(pos, weights),
         EvalStyle::Hce => hce::evaluate_white(pos, hce::weights_for(pos.variant())),
@@ -120,9 +131,10 @@ impl EvalFile {
         }
     }
 
-    /// Loads a weights file; `embedded` (or an empty path) is the built-in one. Reads
-    /// at most one byte more than a weights file has, so a huge file or a device is
-    /// refused by its size.
+    /// Loads a weights file, or a network file (told by its magic: the network then
+    /// evaluates, beside its variant's embedded pattern weights); `embedded` (or an
+    /// empty path) is the built-in one. Reads at most one byte more than the larger of
+    /// the two formats, so a huge file or a device is refused by its size.
     pub fn load(path: &str) -> Result<EvalFile, WeightsError> {
         if path.is_empty() || path == "embedded" {
             return Ok(EvalFile::embedded());
@@ -130,12 +142,21 @@ impl EvalFile {
         let io = |e: std::io::Error| WeightsError::Io(format!("{path}: {e}"));
         let file = std::fs::File::open(path).map_err(io)?;
         let mut bytes = Vec::new();
-        file.take(weights_file::FILE_LEN as u64 + 1)
+        let longest = weights_file::FILE_LEN.max(nnue_file::FILE_LEN);
+        file.take(longest as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(io)?;
+        let weights = if nnue_file::is_network(&bytes) {
+            let net = nnue_file::parse(&bytes).map_err(WeightsError::Network)?;
+            let mut weights = PatternWeights::clone(embedded_weights_for(net.variant));
+            weights.network = Some(Arc::new(net));
+            weights
+        } else {
+            weights_file::parse(&bytes)?
+        };
         Ok(EvalFile {
             name: path.to_string(),
-            weights: Arc::new(weights_file::parse(&bytes)?),
+            weights: Arc::new(weights),
         })
     }
 

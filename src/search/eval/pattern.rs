@@ -11,7 +11,10 @@
 //!
 //! Weights are `i16` in sixteenths of a hundredth of a man ([`UNIT`]).
 
+use std::sync::Arc;
+
 use super::hce;
+use super::nnue::Network;
 use crate::board::bitboard::bits;
 use crate::board::{Color, Position, Square, Variant};
 
@@ -103,7 +106,7 @@ pub fn mirror_config(index: usize) -> usize {
 }
 
 /// FID square index (0..32) of each internal bit.
-static SQUARE_OF_BIT: [u8; 36] = square_of_bit();
+pub(crate) static SQUARE_OF_BIT: [u8; 36] = square_of_bit();
 
 const fn square_of_bit() -> [u8; 36] {
     let mut t = [0u8; 36];
@@ -207,6 +210,10 @@ pub struct PatternWeights {
     pub runaway: [i16; 2],
     /// For the side to move.
     pub tempo: i16,
+    /// A network that evaluates instead of the patterns (loaded from a `.dmn` file, see
+    /// [`super::nnue`]); the pattern weights beside it are then its variant's embedded
+    /// ones, unused by the search.
+    pub network: Option<Arc<Network>>,
 }
 
 impl PatternWeights {
@@ -227,6 +234,7 @@ impl PatternWeights {
             king_square: [0; 32],
             runaway: [0; 2],
             tempo: 0,
+            network: None,
         }
     }
 
@@ -258,6 +266,7 @@ impl PatternWeights {
             king_square,
             runaway: pair(offset::RUNAWAY),
             tempo: v[offset::TEMPO],
+            network: None,
         })
     }
 }

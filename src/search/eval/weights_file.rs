@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use super::nnue_file::NetworkError;
 use super::pattern::{PatternWeights, WEIGHT_COUNT};
 use crate::board::Variant;
 
@@ -58,6 +59,8 @@ pub enum WeightsError {
         /// The variant being played.
         wanted: Variant,
     },
+    /// A network file (`.dmn`) that was refused.
+    Network(NetworkError),
 }
 
 impl fmt::Display for WeightsError {
@@ -88,6 +91,7 @@ impl fmt::Display for WeightsError {
                 file.title(),
                 wanted.title()
             ),
+            WeightsError::Network(e) => e.fmt(f),
         }
     }
 }

@@ -1,0 +1,26 @@
+//! The network file reader under random input on stable Rust (the fuzz target
+//! `network` runs the same check under libFuzzer): random edits of a valid file, with
+//! and without the checksum recomputed, and random cuts and tails of it.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
+
+use damiera_checks::network::{ORIGINAL, check};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn edited_files_keep_the_properties(mode in any::<u8>(), edits in proptest::collection::vec(any::<u8>(), 0..48)) {
+        let mut data = vec![mode | 1];
+        data.extend(edits);
+        prop_assert_eq!(check(&data), Ok(()));
+    }
+
+    #[test]
+    fn cut_and_extended_files_keep_the_properties(len in 0..=ORIGINAL.len(), tail in proptest::collection::vec(any::<u8>(), 0..8)) {
+        let mut data = vec![0u8];
+        data.extend_from_slice(&ORIGINAL[..len]);
+        data.extend(tail);
+        prop_assert_eq!(check(&data), Ok(()));
+    }
+}
