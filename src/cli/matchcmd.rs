@@ -443,7 +443,7 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
     let mut write_error = None;
     let mut games = Vec::new();
     let timed = cfg.settings.time_control.is_some() || cfg.settings.limits.move_time.is_some();
-    let report = run_match(cfg, &mut |rec: &GameRecord, rep: &MatchReport| {
+    let mut report = run_match(cfg, &mut |rec: &GameRecord, rep: &MatchReport| {
         if let Some(file) = pdn.as_mut()
             && let Err(e) = writeln!(file, "{}", rec.pdn)
         {
@@ -463,6 +463,11 @@ fn run(args: &MatchArgs, cfg: &MatchConfig) -> Result<(), String> {
         bar.set_message(rep.line(cfg.sprt.as_ref()));
     });
     bar.finish_and_clear();
+    if !timed {
+        // Thinking times at fixed nodes or depth are the machine's, not the match's: left
+        // out, so the summary is what `match merge` of its slices prints.
+        report.time_use = Default::default();
+    }
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     print_summary(&names, cfg.sprt.as_ref(), &report);
     if let Some(out) = results_out {
