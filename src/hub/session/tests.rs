@@ -17,8 +17,8 @@ fn send(s: &mut Session, line: &str) -> Vec<String> {
     texts(&s.handle_line(line))
 }
 
-/// Pumps engine events until the search is over; returns all answers but `info`.
-fn finish(s: &mut Session, events: &Receiver<EngineEvent>) -> Vec<String> {
+/// Pumps engine events until the search is over; returns every answer.
+fn pump(s: &mut Session, events: &Receiver<EngineEvent>) -> Vec<String> {
     let mut out = Vec::new();
     while s.is_searching() {
         let event = events
@@ -26,6 +26,12 @@ fn finish(s: &mut Session, events: &Receiver<EngineEvent>) -> Vec<String> {
             .expect("engine event");
         out.extend(texts(&s.handle_event(event)));
     }
+    out
+}
+
+/// Pumps engine events until the search is over; returns all answers but `info`.
+fn finish(s: &mut Session, events: &Receiver<EngineEvent>) -> Vec<String> {
+    let mut out = pump(s, events);
     out.retain(|l| !l.starts_with("info"));
     out
 }
@@ -213,13 +219,7 @@ fn a_go_counts_its_time_from_its_arrival() {
     // Read two seconds ago (behind a slow line, say): its second is already spent.
     let long_ago = Instant::now() - Duration::from_secs(2);
     assert!(s.handle_line_received("go think", long_ago).is_empty());
-    let mut out = Vec::new();
-    while s.is_searching() {
-        let event = events
-            .recv_timeout(Duration::from_secs(30))
-            .expect("engine event");
-        out.extend(texts(&s.handle_event(event)));
-    }
+    let out = pump(&mut s, &events);
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info")).collect();
     assert_eq!(infos.len(), 1, "one iteration only: {out:?}");
     assert!(

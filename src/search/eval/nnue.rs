@@ -133,6 +133,19 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 impl Network {
+    /// A network of `variant` with every weight and bias zero, to be filled in.
+    pub(crate) fn zeroed(variant: Variant) -> Network {
+        Network {
+            variant,
+            ft_bias: [0; HIDDEN],
+            ft_weights: Box::new([[0; HIDDEN]; INPUTS]),
+            dense_bias: [0; DENSE],
+            dense_weights: Box::new([[0; DENSE]; 2 * HIDDEN]),
+            out_bias: 0,
+            out_weights: [0; DENSE],
+        }
+    }
+
     /// The accumulators of a position with pieces `sets`, from scratch.
     pub fn refresh(&self, sets: &PieceSets) -> Accumulator {
         let mut acc = Accumulator([self.ft_bias; 2]);
@@ -214,15 +227,7 @@ pub(crate) mod tests {
     pub(crate) fn random_network(seed: u64, variant: Variant) -> Network {
         let mut rng = Rng::new(seed);
         let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
-        let mut net = Network {
-            variant,
-            ft_bias: [0; HIDDEN],
-            ft_weights: Box::new([[0; HIDDEN]; INPUTS]),
-            dense_bias: [0; DENSE],
-            dense_weights: Box::new([[0; DENSE]; 2 * HIDDEN]),
-            out_bias: 0,
-            out_weights: [0; DENSE],
-        };
+        let mut net = Network::zeroed(variant);
         net.ft_bias.iter_mut().for_each(|b| *b = small(60));
         net.ft_weights
             .iter_mut()

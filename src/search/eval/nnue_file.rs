@@ -180,15 +180,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::Layers(layers));
     }
     let mut r = Reader(&bytes[HEADER..]);
-    let mut net = Network {
-        variant,
-        ft_bias: [0; HIDDEN],
-        ft_weights: Box::new([[0; HIDDEN]; INPUTS]),
-        dense_bias: [0; DENSE],
-        dense_weights: Box::new([[0; DENSE]; 2 * HIDDEN]),
-        out_bias: 0,
-        out_weights: [0; DENSE],
-    };
+    let mut net = Network::zeroed(variant);
     net.ft_bias.iter_mut().for_each(|w| *w = r.i16());
     net.ft_weights
         .iter_mut()
