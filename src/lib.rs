@@ -4,6 +4,8 @@
 //!
 //! - [`shard`] (no dependency): `--shard K/N`, the slices of a run for batch systems;
 //! - [`memory`] (no dependency): freed tables given back to the system;
+//! - [`rng`] (no dependency): a small seeded generator (SplitMix64) for reproducible
+//!   games, shuffles and test data;
 //! - [`board`]: squares, bitboards, positions and their text forms;
 //! - [`movegen`] (→ board): the FID move rules, [`movegen::is_irreversible`], perft, and
 //!   the move and line texts every front end writes;
@@ -17,14 +19,14 @@
 //!   record, replay, openings — every front end keeps its games here, so a game ends at
 //!   the same ply wherever it is played;
 //! - [`egdb`] (→ board, movegen): endgame databases;
-//! - [`search`] (→ memory, board, movegen, clock, game, egdb): evaluation, transposition
+//! - [`search`] (→ memory, rng, board, movegen, clock, game, egdb): evaluation, transposition
 //!   table, alpha-beta under the game's move limit, time management, scores and their
 //!   text; reports through a callback, never prints; its entry point is private to the
 //!   crate;
 //! - [`engine`] (→ board, clock, game, egdb, search): the one way into the search —
 //!   [`engine::EngineOptions`], the blocking [`engine::Thinker`] and the search thread
 //!   [`engine::Engine`];
-//! - [`train`] (→ shard, board, movegen, clock, game, search, engine): self-play data and
+//! - [`train`] (→ shard, rng, board, movegen, clock, game, search, engine): self-play data and
 //!   weight fitting;
 //! - [`protocol`] (→ board, clock): the Hub protocol's text both ways, and its client
 //!   side (what the match runner and the board drive any Hub engine with);
@@ -56,6 +58,7 @@ pub mod memory;
 pub mod movegen;
 pub mod protocol;
 pub mod review;
+pub mod rng;
 pub mod search;
 pub mod shard;
 pub mod train;

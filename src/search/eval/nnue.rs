@@ -221,7 +221,7 @@ impl Network {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::train::Rng;
+    use crate::rng::Rng;
 
     /// A network of seeded random weights, in the ranges a trained one has.
     pub(crate) fn random_network(seed: u64, variant: Variant) -> Network {

@@ -107,8 +107,8 @@ mod tests {
     use super::*;
     use crate::board::Variant;
     use crate::movegen::legal_moves;
+    use crate::rng::Rng;
     use crate::search::eval::nnue::tests::random_network;
-    use crate::train::Rng;
 
     /// Random games in every variant, entered ply by ply as the search does, with
     /// evaluations at random plies and random returns up the path: every evaluation
