@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes and measures the learned evaluation of one variant (english, russian or brazilian),
-# as the shipped src/search/eval/VARIANT.dmw was made (docs/training.md):
+# as the shipped crates/engine/src/search/eval/VARIANT.dmw was made (docs/training.md):
 #
 #   scripts/variant-evals.sh VARIANT
 #
@@ -19,7 +19,7 @@
 # Every step is resumable: scripts/selfplay-slices.sh skips the slices already done, a
 # weights file already there is kept. DAMIERA names the binary (default
 # target/release/damiera). Work files go to variant-evals/ (not committed); copy the best
-# variant-evals/VARIANT-genN.dmw to src/search/eval/VARIANT.dmw to ship it.
+# variant-evals/VARIANT-genN.dmw to crates/engine/src/search/eval/VARIANT.dmw to ship it.
 set -euo pipefail
 v=${1:?usage: $0 english|russian|brazilian}
 B=$(realpath "${DAMIERA:-target/release/damiera}")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the static site: dist/web/ with
-#   index.html, app.js, style.css   the web board's page (src/gui/page/), unchanged but for
+#   index.html, app.js, style.css   the web board's page (crates/gui/src/gui/page/), unchanged but for
 #                                   relative paths, the manifest and web.js
 #   web.js                          stands in for `damiera gui`'s server: fetch and events
 #   board-worker.js, engine-worker.js, wasm.js
@@ -54,7 +54,7 @@ rm -rf "$out"
 mkdir -p "$out/egdb"
 "$damiera" egdb build --pieces 4 --dir "$out/egdb" >/dev/null
 cp "$wasm" "$out/damiera_web.wasm"
-cp src/gui/page/app.js src/gui/page/style.css "$out/"
+cp crates/gui/src/gui/page/app.js crates/gui/src/gui/page/style.css "$out/"
 cp web/site/web.js web/site/wasm.js web/site/board-worker.js web/site/engine-worker.js \
     web/site/manifest.webmanifest "$out/"
 
@@ -64,7 +64,7 @@ import gzip, hashlib, json, os, struct, sys, zlib
 out = sys.argv[1]
 
 # The page: relative paths (the site may live in a sub-folder), the manifest, web.js.
-page = open("src/gui/page/index.html", encoding="utf-8").read()
+page = open("crates/gui/src/gui/page/index.html", encoding="utf-8").read()
 page = page.replace('href="/style.css"', 'href="style.css"')
 page = page.replace(
     '<link rel="stylesheet" href="style.css">',

@@ -10,7 +10,10 @@ use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
-const EMBEDDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/eval/default.dmw");
+const EMBEDDED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/engine/src/search/eval/default.dmw"
+);
 
 fn damiera(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_damiera"))

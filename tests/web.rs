@@ -29,8 +29,8 @@ fn the_static_site_plays_offline_in_a_browser() {
         return;
     }
     for (built, source) in [
-        ("app.js", "src/gui/page/app.js"),
-        ("style.css", "src/gui/page/style.css"),
+        ("app.js", "crates/gui/src/gui/page/app.js"),
+        ("style.css", "crates/gui/src/gui/page/style.css"),
         ("web.js", "web/site/web.js"),
         ("board-worker.js", "web/site/board-worker.js"),
         ("engine-worker.js", "web/site/engine-worker.js"),

@@ -8,13 +8,13 @@
 //!
 //! The other game types (21 English, 25 Russian, 26 Brazilian) use the same `board[x][y]`:
 //! CheckerBoard keeps one board and only mirrors the Italian one on screen, and Damiera
-//! plays every variant on the Italian geometry (see `damiera::board::Variant`), so the
+//! plays every variant on the Italian geometry (see `damiera_engine::board::Variant`), so the
 //! coordinates of a square are the same in every game type. What differs is the numbers
 //! CheckerBoard writes in FEN strings and move texts: FID numbers in Italian, the English
 //! numbering (1 = the upper right of Black's back row, as CheckerBoard counts) in the
 //! others ([`cb_numbering`]).
 
-use damiera::board::{Color, Move, Piece, Position, Square, Variant};
+use damiera_engine::board::{Color, Move, Piece, Position, Square, Variant};
 
 /// The numbering CheckerBoard uses for squares of `variant` in FEN strings, `islegal` and
 /// move texts: the FID one in Italian, the English one in every other game type.
@@ -26,10 +26,13 @@ pub fn cb_numbering(variant: Variant) -> Variant {
 }
 
 /// A FEN string as CheckerBoard writes it for `variant`, read as a position of `variant`.
-pub fn read_cb_fen(variant: Variant, fen: &str) -> Result<Position, damiera::board::PositionError> {
+pub fn read_cb_fen(
+    variant: Variant,
+    fen: &str,
+) -> Result<Position, damiera_engine::board::PositionError> {
     Position::from_fen_in(cb_numbering(variant), fen).map(|p| p.with_variant(variant))
 }
-use damiera::movegen::capture_paths;
+use damiera_engine::movegen::capture_paths;
 
 /// `CB_WHITE`.
 pub const CB_WHITE: i32 = 1;
@@ -242,7 +245,7 @@ pub fn movelist_entry(pos: &Position, mv: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damiera::movegen::legal_moves;
+    use damiera_engine::movegen::legal_moves;
 
     #[test]
     fn squares_match_checkerboard_numbering() {

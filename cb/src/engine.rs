@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use damiera::game::Game;
-use damiera::movegen::{legal_moves, sort_moves_in};
-use damiera::search::eval::embedded_weights;
-use damiera::search::{EvalStyle, evaluate};
+use damiera_engine::game::Game;
+use damiera_engine::movegen::{legal_moves, sort_moves_in};
+use damiera_engine::search::eval::embedded_weights;
+use damiera_engine::search::{EvalStyle, evaluate};
 use parking_lot::Mutex;
 
 use crate::board8::{
@@ -113,7 +113,7 @@ impl Engine {
     }
 
     /// The game played (the `gametype` setting).
-    fn variant(&self) -> damiera::board::Variant {
+    fn variant(&self) -> damiera_engine::board::Variant {
         self.config.lock().settings.variant
     }
 
@@ -333,11 +333,11 @@ fn rest_after(text: &str, n: usize) -> &str {
 /// `get movelist <fen>`: `movelist N,` then one entry per legal move, `movelist 0` when
 /// there is none (also for a position the rules do not allow, such as CheckerBoard's
 /// probe `B:W1:B`). A FEN that cannot be read is not handled.
-fn movelist(fen: &str, variant: damiera::board::Variant) -> Reply {
+fn movelist(fen: &str, variant: damiera_engine::board::Variant) -> Reply {
     let pos = match read_cb_fen(variant, fen.trim()) {
         Ok(p) => p,
         Err(e) => {
-            use damiera::board::PositionError::{ManOnCrowningRow, TooManyPieces};
+            use damiera_engine::board::PositionError::{ManOnCrowningRow, TooManyPieces};
             return match e {
                 ManOnCrowningRow { .. } | TooManyPieces { .. } => handled("movelist 0"),
                 other => refused(format!("error: bad FEN {:?}: {other}", clip(fen))),
@@ -360,11 +360,15 @@ fn movelist(fen: &str, variant: damiera::board::Variant) -> Reply {
 }
 
 /// `staticevaluation <fen>` (sent by CheckerBoard's Engine > Evaluation menu).
-fn static_evaluation(fen: &str, variant: damiera::board::Variant) -> Reply {
+fn static_evaluation(fen: &str, variant: damiera_engine::board::Variant) -> Reply {
     match read_cb_fen(variant, fen.trim()) {
         Ok(pos) => handled(format!(
             "Static evaluation: {} for the side to move",
-            damiera::search::score::text(evaluate(&pos, EvalStyle::Pattern, &embedded_weights()))
+            damiera_engine::search::score::text(evaluate(
+                &pos,
+                EvalStyle::Pattern,
+                &embedded_weights()
+            ))
         )),
         Err(e) => refused(format!("error: bad FEN {:?}: {e}", clip(fen))),
     }
@@ -372,7 +376,7 @@ fn static_evaluation(fen: &str, variant: damiera::board::Variant) -> Reply {
 
 /// What a database directory holds, for `set check_wld_dir`, `set dbpath` and `about`.
 fn describe_dir(dir: &std::path::Path) -> String {
-    match damiera::egdb::Egdb::open(dir, 1) {
+    match damiera_engine::egdb::Egdb::open(dir, 1) {
         Ok(db) if db.class_count() > 0 => format!(
             "{}: {} classes, up to {} pieces",
             dir.display(),
@@ -431,7 +435,7 @@ mod tests {
 
     #[test]
     fn movelist_probe_and_examples() {
-        use damiera::board::Variant::Italian;
+        use damiera_engine::board::Variant::Italian;
         assert_eq!(movelist("B:W1:B", Italian), handled("movelist 0"));
         assert_eq!(
             movelist("B:W31:B3", Italian),
@@ -450,7 +454,7 @@ mod tests {
     #[test]
     fn game_types_choose_the_rules() {
         use crate::board8::{CB_BLACK, CB_WHITE};
-        use damiera::board::{Position, Variant};
+        use damiera_engine::board::{Position, Variant};
         let e = engine();
         assert!(!e.command("set gametype 23").handled);
         assert_eq!(e.command("get gametype"), handled("22"));

@@ -2,8 +2,8 @@
 //! positions since the last irreversible move) the search needs for repetitions and the
 //! move limit.
 
-use damiera::board::{Position, Variant};
-use damiera::game::{DrawRules, Game};
+use damiera_engine::board::{Position, Variant};
+use damiera_engine::game::{DrawRules, Game};
 
 use crate::board8::{cb_numbering, read_cb_fen};
 

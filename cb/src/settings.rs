@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use damiera::board::Variant;
+use damiera_engine::board::Variant;
 
 /// Settings file name, beside the DLL.
 pub const FILE_NAME: &str = "damiera_cb.ini";
@@ -172,7 +172,9 @@ impl Settings {
         dll_dir
             .map(|d| d.join("egdb"))
             .filter(|d| d.is_dir())
-            .or_else(|| Some(damiera::egdb::default_dir(self.variant)).filter(|d| d.is_dir()))
+            .or_else(|| {
+                Some(damiera_engine::egdb::default_dir(self.variant)).filter(|d| d.is_dir())
+            })
     }
 }
 

@@ -8,14 +8,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use damiera::board::Position;
-use damiera::clock::{Limits, TimeLeft};
-use damiera::egdb::{Egdb, Outcome};
-use damiera::engine::{EngineOptions, Thinker};
-use damiera::game::Game;
-use damiera::movegen::{legal_moves, line_text};
-use damiera::search::score::{self, is_database, plies_to_end};
-use damiera::search::{SearchInfo, SearchResult};
+use damiera_engine::board::Position;
+use damiera_engine::clock::{Limits, TimeLeft};
+use damiera_engine::egdb::{Egdb, Outcome};
+use damiera_engine::engine::{EngineOptions, Thinker};
+use damiera_engine::game::Game;
+use damiera_engine::movegen::{legal_moves, line_text};
+use damiera_engine::search::score::{self, is_database, plies_to_end};
+use damiera_engine::search::{SearchInfo, SearchResult};
 
 /// `getmove` return values.
 pub const CB_DRAW: i32 = 0;
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn scores_read_as_people_read_them() {
-        use damiera::search::score::{DB_WIN, WIN};
+        use damiera_engine::search::score::{DB_WIN, WIN};
         assert_eq!(score::text(25), "+0.25");
         assert_eq!(score::text(-130), "-1.30");
         assert_eq!(score::text(WIN - 7), "win in 7");
@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn verdicts_follow_proven_scores() {
-        use damiera::search::score::{DB_WIN, WIN};
+        use damiera_engine::search::score::{DB_WIN, WIN};
         let pos = Position::start();
         let mut r = SearchResult {
             best: legal_moves(&pos).first().copied(),

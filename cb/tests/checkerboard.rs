@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use common::*;
-use damiera::board::Position;
+use damiera_engine::board::Position;
 
 /// One harness at a time: the play-now latencies are measured on a machine not busy
 /// with the other tests of this file.
@@ -140,7 +140,8 @@ fn bad_pointers_and_input_are_answered_without_a_crash() {
 fn verdicts_come_from_the_databases_and_proofs() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let db = scratch("verdict-db");
-    damiera::egdb::build_all(3, damiera::board::Variant::Italian, &db, 1, &|_| {}).unwrap();
+    damiera_engine::egdb::build_all(3, damiera_engine::board::Variant::Italian, &db, 1, &|_| {})
+        .unwrap();
     let (mut h, _) = start(
         "verdicts",
         &format!("hashsize=16\ndbpath={}\n", db.display()),

@@ -8,8 +8,8 @@ sigmoid(k * search score), with k the scale that best maps search scores to resu
 validation games are picked by the same SplitMix64 hash of the game number and seed,
 and run numbers keep games of different files apart as `damiera train` does.
 
-The network and its integer form are documented in src/search/eval/nnue.rs, the file
-in src/search/eval/nnue_file.rs. The float model here clips its weights to what the
+The network and its integer form are documented in crates/engine/src/search/eval/nnue.rs, the file
+in crates/engine/src/search/eval/nnue_file.rs. The float model here clips its weights to what the
 integers can hold, so quantizing costs little; the export computes the integer network
 on the validation set (the loss it reports as "quantized") and can write test vectors:
 positions with the integer score, which the Rust tests compare to the engine's.

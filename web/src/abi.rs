@@ -38,7 +38,7 @@ fn registered_clock() -> f64 {
 /// Makes room for `len` input bytes; where to write them.
 #[unsafe(no_mangle)]
 pub extern "C" fn input(len: usize) -> *mut u8 {
-    damiera::clock::instant::set_now(registered_clock);
+    damiera_gui::clock::instant::set_now(registered_clock);
     INPUT.with(|i| {
         let mut i = i.borrow_mut();
         i.clear();
@@ -83,7 +83,7 @@ fn board_output(board: &Board, reply: Option<(u16, serde_json::Value)>) -> usize
 }
 
 fn with_board(f: impl FnOnce(&mut Board) -> Option<(u16, serde_json::Value)>) -> usize {
-    damiera::clock::instant::set_now(registered_clock);
+    damiera_gui::clock::instant::set_now(registered_clock);
     BOARD.with(|b| {
         let mut b = b.borrow_mut();
         let board = b.get_or_insert_with(Board::new);
@@ -145,7 +145,7 @@ pub extern "C" fn board_engine_failed() -> usize {
 }
 
 fn with_engine(f: impl FnOnce(&mut Engine) -> serde_json::Value) -> usize {
-    damiera::clock::instant::set_now(registered_clock);
+    damiera_gui::clock::instant::set_now(registered_clock);
     ENGINE.with(|e| {
         let mut e = e.borrow_mut();
         if e.is_none() {

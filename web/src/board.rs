@@ -7,16 +7,16 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use damiera::gui::api::json_api;
-use damiera::gui::engine::{EngineLink, EngineThread};
-use damiera::gui::events::Mailbox;
-use damiera::gui::http::{pdn_text, review_pdn_text, subscribe_primed};
-use damiera::gui::state::App;
-use damiera::hub::params::Params;
-use damiera::hub::session::Session;
-use damiera::protocol::client::EngineSpec;
-use damiera::protocol::parser::Command;
-use damiera::protocol::response::{Param, Response};
+use damiera_gui::gui::api::json_api;
+use damiera_gui::gui::engine::{EngineLink, EngineThread};
+use damiera_gui::gui::events::Mailbox;
+use damiera_gui::gui::http::{pdn_text, review_pdn_text, subscribe_primed};
+use damiera_gui::gui::state::App;
+use damiera_gui::hub::params::Params;
+use damiera_gui::hub::session::Session;
+use damiera_gui::protocol::client::EngineSpec;
+use damiera_gui::protocol::parser::Command;
+use damiera_gui::protocol::response::{Param, Response};
 
 use crate::engine::NoSearch;
 
@@ -46,7 +46,7 @@ pub fn handshake() -> (Option<String>, Vec<Param>) {
     let mut session = Session::with_engine(
         Params::default(),
         NoSearch::default(),
-        damiera::clock::Instant::now,
+        damiera_gui::clock::Instant::now,
     );
     let mut name = None;
     let mut params: Vec<Param> = Vec::new();
@@ -69,7 +69,7 @@ impl EngineLink for WorkerLink {
         post(START.to_string());
         post(Command::Hub.to_string());
         // The variant first, as `EngineProc` sends it: the other parameters may depend on it.
-        let variant = (spec.variant != damiera::board::Variant::Italian)
+        let variant = (spec.variant != damiera_gui::board::Variant::Italian)
             .then(|| ("variant".to_string(), spec.variant.name().to_string()));
         for (name, value) in variant.iter().chain(&spec.options) {
             post(
@@ -132,7 +132,7 @@ impl Board {
             command: Vec::new(),
             options: Vec::new(),
             if_declared: Vec::new(),
-            variant: damiera::board::Variant::Italian,
+            variant: damiera_gui::board::Variant::Italian,
         };
         let mut engine = EngineThread::new(Arc::clone(&app), spec, inbox);
         engine.start_engine();

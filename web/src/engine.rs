@@ -6,13 +6,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use damiera::board::Position;
-use damiera::egdb::Egdb;
-use damiera::engine::{EngineEvent, EngineOptions, GoRequest, Searcher, Thinker};
-use damiera::hub::params::Params;
-use damiera::hub::session::Session;
-use damiera::movegen::{hub_text, legal_moves};
-use damiera::protocol::response::{Done, Response};
+use damiera_gui::board::Position;
+use damiera_gui::egdb::Egdb;
+use damiera_gui::engine::{EngineEvent, EngineOptions, GoRequest, Searcher, Thinker};
+use damiera_gui::hub::params::Params;
+use damiera_gui::hub::session::Session;
+use damiera_gui::movegen::{hub_text, legal_moves};
+use damiera_gui::protocol::response::{Done, Response};
 
 /// Block cache of the databases in the browser, MiB.
 const EGDB_CACHE_MIB: usize = 16;
@@ -120,7 +120,7 @@ impl Engine {
             pending: Rc::clone(&pending),
             egdb: Rc::clone(&egdb),
         };
-        let session = Session::with_engine(params, searcher, damiera::clock::Instant::now);
+        let session = Session::with_engine(params, searcher, damiera_gui::clock::Instant::now);
         Ok(Engine {
             session,
             thinker,

@@ -1,15 +1,15 @@
-//! Damiera in the browser: the web board's JSON API ([`damiera::gui::api::json_api`],
+//! Damiera in the browser: the web board's JSON API ([`damiera_gui::gui::api::json_api`],
 //! with the game tree, clocks, review and PDN behind it) and the engine (the Hub
 //! session over the search), as one WebAssembly module that the static site
 //! (`scripts/web-release.sh`, `dist/web/`) runs in two Web Workers:
 //!
 //! - [`board::Board`], in the board Worker: the page's requests go to the same
 //!   `json_api` as `damiera gui` answers over HTTP, the same engine driver
-//!   ([`damiera::gui::engine::EngineThread`]) keeps the engine in step with the state,
+//!   ([`damiera_gui::gui::engine::EngineThread`]) keeps the engine in step with the state,
 //!   and the events the page would get over Server-Sent Events are handed back as their
 //!   text after each call;
 //! - [`engine::Engine`], in the engine Worker: Damiera's Hub session
-//!   ([`damiera::hub::session::Session`]) over a searcher that runs the search on the
+//!   ([`damiera_gui::hub::session::Session`]) over a searcher that runs the search on the
 //!   Worker's own thread, one search at a time, reporting every line as it goes.
 //!
 //! A Worker cannot read a message while a search blocks it, so `stop` is obeyed by

@@ -7,9 +7,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use damiera::board::{Color, Move, Piece, Position, Square};
-use damiera::movegen::{capture_paths, legal_moves};
 use damiera_cb::board8::{Board8x8, Coor, coor, piece_code, write_board};
+use damiera_engine::board::{Color, Move, Piece, Position, Square};
+use damiera_engine::movegen::{capture_paths, legal_moves};
 
 /// `CB_WHITE`, `CB_BLACK`.
 pub const CB_WHITE: i32 = 1;

@@ -15,10 +15,10 @@ use crate::search::{SearchContext, SearchControl, SearchInfo, SearchResult, Tran
 /// that another thread may raise through a [`Stopper`].
 ///
 /// ```
-/// use damiera::clock::Limits;
-/// use damiera::engine::{EngineOptions, Thinker};
-/// use damiera::game::Game;
-/// use damiera::board::Position;
+/// use damiera_engine::clock::Limits;
+/// use damiera_engine::engine::{EngineOptions, Thinker};
+/// use damiera_engine::game::Game;
+/// use damiera_engine::board::Position;
 ///
 /// let thinker = Thinker::new(EngineOptions { tt_mib: 1, ..EngineOptions::default() })?;
 /// let result = thinker.think(&Game::new(Position::start()), &Limits::depth(4), |_| {});

@@ -10,7 +10,8 @@ use crate::movegen::legal_moves;
 
 /// The 2,400 standard 11-man ballots, as shipped in `data/openings/` (source and
 /// checksum in `data/openings/README.md`), in file order.
-pub static BALLOTS_FILE: &[u8] = include_bytes!("../../data/openings/italian-11man-ballots.fen");
+pub static BALLOTS_FILE: &[u8] =
+    include_bytes!("../../../../data/openings/italian-11man-ballots.fen");
 
 /// The name `--openings` takes for the shipped ballots.
 pub const BALLOTS_NAME: &str = "builtin:ballots";

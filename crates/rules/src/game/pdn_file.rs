@@ -6,7 +6,7 @@
 //! otherwise); a game of any other type is refused by its name.
 //!
 //! ```
-//! use damiera::game::pdn_file::read_games;
+//! use damiera_rules::game::pdn_file::read_games;
 //! // "Città" in Latin-1, a byte-order mark-free file with CRLF line ends.
 //! let bytes = b"[Event \"Citt\xe0\"]\r\n[GameType \"22\"]\r\n\r\n1. 22-18 11-14 *\r\n";
 //! let games = read_games(bytes).unwrap();

@@ -8,8 +8,8 @@
 //! depends on `board` and `movegen` only.
 //!
 //! ```
-//! use damiera::board::Position;
-//! use damiera::game::{DrawReason, Game, Verdict};
+//! use damiera_rules::board::Position;
+//! use damiera_rules::game::{DrawReason, Game, Verdict};
 //! // A white king on 29 and a black king on 4 shuffle back and forth.
 //! let mut game = Game::new(Position::parse("W:WK29:BK4").unwrap());
 //! for text in ["29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4"] {

@@ -181,7 +181,7 @@ mod tests {
 
     /// The exact declaration lines of protocol.md's parameter table, in order.
     fn documented() -> Vec<String> {
-        include_str!("../../protocol.md")
+        include_str!("../../../../protocol.md")
             .lines()
             .filter(|l| !l.contains("name=<n>"))
             .filter_map(|l| l.split_once("| `param name=").map(|(_, rest)| rest))

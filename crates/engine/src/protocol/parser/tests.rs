@@ -443,7 +443,7 @@ proptest! {
 #[test]
 fn protocol_md_transcripts_agree_with_parser() {
     use crate::protocol::response::{Response, parse_response};
-    let doc = include_str!("../../../protocol.md");
+    let doc = include_str!("../../../../../protocol.md");
     let mut last_sent = String::new();
     let mut checked = 0;
     for line in doc.lines() {

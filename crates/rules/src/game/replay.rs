@@ -1,8 +1,8 @@
 //! Replays PDN games with the rules core: every move must be legal in turn.
 //!
 //! ```
-//! use damiera::game::pdn::parse_pdn;
-//! use damiera::game::replay::replay_game;
+//! use damiera_rules::game::pdn::parse_pdn;
+//! use damiera_rules::game::replay::replay_game;
 //! let games = parse_pdn("1. 22-18 11-14 2. 18x11 7x14 *").unwrap();
 //! let game = replay_game(&games[0], 1).unwrap();
 //! assert_eq!(game.positions().len(), 5);

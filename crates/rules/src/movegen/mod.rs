@@ -3,8 +3,8 @@
 //! ([`Position::variant`]). Italian takes the first branch of every dispatch.
 //!
 //! ```
-//! use damiera::board::Position;
-//! use damiera::movegen::legal_moves;
+//! use damiera_rules::board::Position;
+//! use damiera_rules::movegen::legal_moves;
 //! let moves = legal_moves(&Position::start());
 //! assert_eq!(moves.len(), 7);
 //! ```

@@ -193,7 +193,7 @@ pub fn bad_value(key: &str, value: &str) -> String {
 
 /// Generic line parser shared by commands and responses: `lookup` recognises the
 /// keyword, `build` turns the arguments of a known keyword into a typed value.
-pub(crate) fn parse_line<K: Copy, T>(
+pub fn parse_line<K: Copy, T>(
     line: &str,
     lookup: fn(&str) -> Option<K>,
     build: fn(K, &Args<'_>) -> Result<T, String>,

@@ -98,12 +98,7 @@ impl Position {
 
     /// Builds a position from internal sets; the caller guarantees they are disjoint and on
     /// the board (kings ⊆ white ∪ black).
-    pub(crate) fn from_sets(
-        white: Bitboard,
-        black: Bitboard,
-        kings: Bitboard,
-        side: Color,
-    ) -> Self {
+    pub fn from_sets(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Self {
         let mut pos = Position {
             pieces: [white, black],
             kings,

@@ -63,8 +63,9 @@ impl Square {
         Some(Square(row * 4 + col / 2 + 1))
     }
 
-    /// Internal bit index of this square.
-    pub(crate) const fn bit(self) -> u32 {
+    /// Internal bit index of this square (the bitboards' layout; the evaluation indexes
+    /// its tables by it).
+    pub const fn bit(self) -> u32 {
         let r = self.row() as u32;
         let k = ((self.0 - 1) % 4) as u32;
         9 * (r / 2) + 5 * (r % 2) + k
@@ -76,7 +77,7 @@ impl Square {
     }
 
     /// The square at internal bit index `bit`. The bit must be a real square.
-    pub(crate) const fn from_bit(bit: u32) -> Square {
+    pub const fn from_bit(bit: u32) -> Square {
         let pair = bit / 9;
         let within = bit % 9;
         let (row, k) = if within < 4 {
