@@ -556,6 +556,19 @@ impl Events {
 fn engine_parameters_reach_the_engine() {
     let gui = start(&[]);
     let params = get_json(&gui, "/api/state")["engine"]["params"].clone();
+    // The board's panel is built from these: every engine setting is in it, with its
+    // default, whatever settings the engine's table holds.
+    for setting in damiera::engine::EngineOptions::PARAMETERS {
+        let declared = params
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["name"] == setting.name))
+            .unwrap_or_else(|| panic!("{} is not in the board's panel: {params}", setting.name));
+        let value = match &declared["value"] {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        assert_eq!(value, setting.default_text(), "{}", setting.name);
+    }
     let multipv = params
         .as_array()
         .and_then(|ps| ps.iter().find(|p| p["name"] == "multipv"))

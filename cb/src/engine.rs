@@ -163,19 +163,16 @@ impl Engine {
         let config = self.config.lock();
         let s = &config.settings;
         match key {
-            "hashsize" => handled(s.hash_mib.to_string()),
-            "searchthreads" => handled(s.threads.to_string()),
-            "dbmbytes" => handled(s.db_mib.to_string()),
-            "enable_wld" => handled(u8::from(s.db_enabled).to_string()),
-            "allscores" => handled(u8::from(s.allscores).to_string()),
-            "gametype" => handled(s.variant.game_type().to_string()),
             "dbpath" => handled(
                 s.db_dir(config.dll_dir.as_deref())
                     .or_else(|| s.db_path.clone())
                     .map(|p| p.display().to_string())
                     .unwrap_or_default(),
             ),
-            _ => refused("?"),
+            _ => match s.get(key) {
+                Some(value) => handled(value),
+                None => refused("?"),
+            },
         }
     }
 
@@ -247,7 +244,7 @@ impl Engine {
             (c.settings.clone(), c.gamehist.take(), c.dll_dir.clone())
         };
         let mut searcher = self.searcher.lock();
-        if let Err(e) = searcher.resize_table(settings.hash_mib) {
+        if let Err(e) = searcher.resize_table(settings.engine.tt_mib) {
             status(&format!("Damiera: {e}"));
             return (CB_UNKNOWN, None);
         }
@@ -258,7 +255,7 @@ impl Engine {
         let request = Request {
             game: history::game_for(game, &pos),
             limits: think::limits(args.maxtime, args.info, args.moreinfo),
-            threads: settings.threads,
+            settings: &settings.engine,
             allscores: settings.allscores,
             playnow,
             status,

@@ -14,23 +14,20 @@
 use std::path::{Path, PathBuf};
 
 use damiera_engine::board::Variant;
+use damiera_engine::engine::EngineOptions;
 
 /// Settings file name, beside the DLL.
 pub const FILE_NAME: &str = "damiera_cb.ini";
-/// Transposition table sizes accepted, MiB.
-pub const HASH_MIB: std::ops::RangeInclusive<usize> = 1..=65_536;
-/// Search threads accepted.
-pub const THREADS: std::ops::RangeInclusive<usize> = 1..=64;
 /// Database cache sizes accepted, MiB.
 pub const DB_MIB: std::ops::RangeInclusive<usize> = 1..=65_536;
 
 /// What the engine plays with.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Transposition table, MiB.
-    pub hash_mib: usize,
-    /// Search threads.
-    pub threads: usize,
+    /// The engine's settings ([`EngineOptions::PARAMETERS`]: `threads`, `tt-size`, ...,
+    /// also under the DLL's older keys `searchthreads` and `hashsize`); its weights and
+    /// databases are not used (the search state holds the databases).
+    pub engine: EngineOptions,
     /// Endgame database directory chosen by the user (`None`: look in the usual places).
     pub db_path: Option<PathBuf>,
     /// Endgame database block cache, MiB.
@@ -46,8 +43,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            hash_mib: 64,
-            threads: 1,
+            engine: EngineOptions::default(),
             db_path: None,
             db_mib: 128,
             db_enabled: true,
@@ -104,11 +100,13 @@ pub fn clip(text: &str) -> String {
 }
 
 impl Settings {
-    /// Applies one `key=value` of the settings file (the keys are the `set` commands').
+    /// Applies one `key=value` of the settings file (the keys are the `set` commands'):
+    /// an engine setting by its name or alias, or one of the DLL's own.
     pub fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
+        if self.engine.set(key, value.trim())? {
+            return Ok(());
+        }
         match key {
-            "hashsize" => self.hash_mib = parse_in(key, value, HASH_MIB)?,
-            "searchthreads" => self.threads = parse_in(key, value, THREADS)?,
             "dbmbytes" => self.db_mib = parse_in(key, value, DB_MIB)?,
             "enable_wld" => self.db_enabled = parse_flag(key, value)?,
             "allscores" => self.allscores = parse_flag(key, value)?,
@@ -142,18 +140,47 @@ impl Settings {
         (settings, problems)
     }
 
-    /// The settings file's text.
+    /// The value of `key` (an engine setting by name or alias, or one of the DLL's own)
+    /// as text; `None` for an unknown key. (`dbpath` is the one chosen, empty for the
+    /// default.)
+    pub fn get(&self, key: &str) -> Option<String> {
+        if let Some(value) = self.engine.get(key) {
+            return Some(value);
+        }
+        Some(match key {
+            "dbmbytes" => self.db_mib.to_string(),
+            "enable_wld" => u8::from(self.db_enabled).to_string(),
+            "allscores" => u8::from(self.allscores).to_string(),
+            "gametype" => self.variant.game_type().to_string(),
+            "dbpath" => self
+                .db_path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            _ => return None,
+        })
+    }
+
+    /// The settings file's text: every engine setting by its name, then the DLL's own.
     pub fn to_text(&self) -> String {
         let db_path = self
             .db_path
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_default();
+        let engine: String = EngineOptions::PARAMETERS
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}={}\n",
+                    p.name,
+                    self.engine.get(p.name).unwrap_or_default()
+                )
+            })
+            .collect();
         format!(
             "; Damiera CheckerBoard engine settings (written by the engine; see README)\n\
-             hashsize={}\nsearchthreads={}\ndbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\ngametype={}\n",
-            self.hash_mib,
-            self.threads,
+             {engine}dbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\ngametype={}\n",
             self.db_mib,
             u8::from(self.db_enabled),
             u8::from(self.allscores),
@@ -207,22 +234,41 @@ mod tests {
     #[test]
     fn file_round_trips_and_bad_lines_are_reported() {
         let s = Settings {
-            hash_mib: 256,
-            threads: 2,
+            engine: EngineOptions {
+                tt_mib: 256,
+                threads: 2,
+                contempt: -5,
+                ..EngineOptions::default()
+            },
             db_path: Some(PathBuf::from(r"C:\Program Files\Damiera\egdb")),
             db_mib: 512,
             db_enabled: false,
             allscores: true,
             variant: Variant::Russian,
         };
-        assert_eq!(Settings::from_text(&s.to_text()), (s, vec![]));
+        let text = s.to_text();
+        assert!(text.contains("threads=2\ntt-size=256\n"), "{text}");
+        assert_eq!(Settings::from_text(&text), (s, vec![]));
         let (_, problems) = Settings::from_text("gametype=23");
         assert!(problems[0].contains("gametype"), "{problems:?}");
         let (read, problems) = Settings::from_text("hashsize=9999999\nfoo\nsearchthreads=4\nx=1");
-        assert_eq!(read.hash_mib, 64);
-        assert_eq!(read.threads, 4);
+        assert_eq!(read.engine.tt_mib, 64);
+        assert_eq!(read.engine.threads, 4);
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("hashsize"), "{problems:?}");
+    }
+
+    #[test]
+    fn every_engine_setting_is_in_the_file_and_set_by_its_name() {
+        let text = Settings::default().to_text();
+        for p in EngineOptions::PARAMETERS {
+            let line = format!("\n{}={}\n", p.name, p.default_text());
+            assert!(text.contains(&line), "{line:?} not in {text}");
+            let mut s = Settings::default();
+            assert_eq!(s.get(p.name), Some(p.default_text()));
+            assert!(s.apply(p.name, "nonsense").is_err(), "{}", p.name);
+            assert_eq!(s, Settings::default());
+        }
     }
 
     #[test]

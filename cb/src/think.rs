@@ -138,8 +138,9 @@ pub struct Request<'a> {
     pub game: Game,
     /// When to stop.
     pub limits: Limits,
-    /// Search threads.
-    pub threads: usize,
+    /// The engine's settings (threads, MultiPV, style, contempt; the table size is the
+    /// state's, set by [`SearchState::resize_table`]).
+    pub settings: &'a EngineOptions,
     /// Show every root move with its score.
     pub allscores: bool,
     /// Asks the search to stop now (CheckerBoard's `*playnow`).
@@ -154,7 +155,7 @@ pub fn think(state: &mut SearchState, request: Request) -> Result<SearchResult, 
     let Request {
         game,
         limits,
-        threads,
+        settings,
         allscores,
         playnow,
         status,
@@ -163,15 +164,18 @@ pub fn think(state: &mut SearchState, request: Request) -> Result<SearchResult, 
     let multipv = if allscores {
         legal_moves(&position).len().clamp(1, 32)
     } else {
-        1
+        settings.multipv
     };
     let Some(engine) = &mut state.engine else {
         return Err("no hash table".into());
     };
+    let current = engine.options();
     let options = EngineOptions {
-        threads,
         multipv,
-        ..engine.options().clone()
+        tt_mib: current.tt_mib,
+        weights: Arc::clone(&current.weights),
+        egdb: current.egdb.clone(),
+        ..settings.clone()
     };
     engine.configure(options)?;
     let engine = &*engine;

@@ -63,7 +63,7 @@ fn every_documented_command_gets_its_answer() {
     h.quit();
     // `set` commands were written to the settings file and a new instance reads them.
     let saved = std::fs::read_to_string(dir.join("damiera_cb.ini")).unwrap();
-    assert!(saved.contains("hashsize=32"), "{saved}");
+    assert!(saved.contains("tt-size=32"), "{saved}");
     let cmd = vec![
         harness_program().display().to_string(),
         library().display().to_string(),

@@ -9,6 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use super::engine_args::EngineArgs;
 use crate::board::{Move, Position, Variant};
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker, load_databases};
@@ -44,18 +45,13 @@ pub struct AnalyseArgs {
     /// Nodes per position.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub threads: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub tt_size: u64,
     /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
     #[arg(long)]
     pub egdb_path: Option<PathBuf>,
-    /// Best moves reported per position (MultiPV), each in `lines` with its score and line.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
-    pub multipv: u64,
+    /// The engine's settings (`--multipv K` reports K best moves per position, each in
+    /// `lines` with its score and line).
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// A played move losing at least this many men (against the best move) is a mistake
     /// (`?` in --annotate).
     #[arg(long, default_value_t = 0.3, value_parser = parse_men)]
@@ -187,16 +183,12 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         .map(|p| Target::prepare(p, games.len()))
         .transpose()?;
     let limits = limits(args);
-    let engine = Thinker::new(EngineOptions {
-        tt_mib: args.tt_size as usize,
-        threads: args.threads as usize,
-        multipv: args.multipv as usize,
-        contempt: 0,
+    let options = args.engine.apply(EngineOptions {
         weights: std::sync::Arc::clone(eval.weights()),
         egdb: load_databases(args.egdb_path.as_deref(), args.variant.variant).map_err(CliError)?,
         ..EngineOptions::default()
-    })
-    .map_err(CliError)?;
+    });
+    let engine = Thinker::new(options.map_err(CliError)?).map_err(CliError)?;
     // What the PDN reader found, once the arguments are known to work.
     for line in report {
         eprintln!("{line}");
@@ -414,7 +406,7 @@ fn analyse(
 ) -> (Analysis, Option<PlyVerdict>) {
     let pos = &job.game.position();
     let result = engine.think(&job.game, limits, |_| {});
-    let mut analysis = describe(pos, &result, args.multipv > 1);
+    let mut analysis = describe(pos, &result, engine.options().multipv > 1);
     // A database draw scores 0 like any other draw: say where it came from.
     analysis.egdb |= engine
         .options()

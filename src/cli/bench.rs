@@ -10,11 +10,11 @@ use std::time::Instant;
 use clap::Args;
 
 use super::VariantArg;
+use super::engine_args::EngineArgs;
 use crate::board::Position;
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker};
 use crate::game::Game;
-use crate::search::Style;
 use crate::search::eval::EvalFile;
 
 /// The bench positions: the start, opening ballots, middlegames, endgames with kings.
@@ -40,15 +40,10 @@ pub struct BenchArgs {
     /// Search depth for every position.
     #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
-    /// Search threads (the node total is reproducible only with 1).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub threads: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub tt_size: u64,
-    /// Evaluation: full (learned patterns) or hce (the hand-made one), for speed comparisons.
-    #[arg(long, default_value = "full", value_parser = ["full", "hce"])]
-    pub style: String,
+    /// The engine's settings (the node total is reproducible only with one thread;
+    /// `--style hce` benches the hand-made evaluation, for speed comparisons).
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Weights file for the pattern evaluation, or a network file (default: the
     /// built-in weights).
     #[arg(long)]
@@ -61,18 +56,12 @@ pub struct BenchArgs {
 /// Runs the bench; the last line is exactly `bench <nodes> nodes <nps> nps` (speed over
 /// the searches alone, not the table clearing between positions).
 pub fn run(args: &BenchArgs, eval: &EvalFile, out: &mut impl Write) -> std::io::Result<()> {
-    let thinker = Thinker::new(EngineOptions {
-        tt_mib: args.tt_size as usize,
-        threads: args.threads as usize,
-        style: if args.style == "hce" {
-            Style::HCE
-        } else {
-            Style::FULL
-        },
+    let options = args.engine.apply(EngineOptions {
         weights: std::sync::Arc::clone(eval.weights()),
         ..EngineOptions::default()
-    })
-    .map_err(std::io::Error::other)?;
+    });
+    let thinker =
+        Thinker::new(options.map_err(std::io::Error::other)?).map_err(std::io::Error::other)?;
     let (mut total, mut searching) = (0u64, std::time::Duration::ZERO);
     for (i, text) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::parse(text) else {

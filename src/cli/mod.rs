@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod board_view;
 pub mod egdb;
+pub mod engine_args;
 pub mod gui;
 pub mod matchcmd;
 pub mod moves;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use super::engine_args::EngineArgs;
 use super::{VariantArg, board_view};
 use crate::board::{Color, Move, Position, Variant};
 use crate::clock::Limits;
@@ -22,8 +23,6 @@ use crate::search::{RootLine, SearchInfo, SearchResult};
 const MAX_TIME: f64 = 3600.0;
 /// Best moves shown by `hint` (and `analyse`).
 const HINT_LINES: usize = 3;
-/// Transposition table size for the console engine, MiB.
-const TT_MIB: usize = 64;
 /// Least time between two printed analysis lines (the last one is always printed).
 const INFO_INTERVAL: Duration = Duration::from_millis(100);
 /// Screen width the text is wrapped to.
@@ -80,6 +79,9 @@ pub struct PlayArgs {
     /// [default: the variant's rule: 40 Italian and English, 15 Russian, 25 Brazilian].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub draw_moves: Option<u32>,
+    /// The engine's settings.
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 /// Parses a thinking time in seconds: a number above 0 and at most an hour.
@@ -167,12 +169,9 @@ impl ConsoleGame {
         }
     }
 
-    /// The console's engine: the embedded weights, no databases, a 64 MiB table.
+    /// The console's engine: the engine's defaults (the embedded weights, no databases).
     pub fn default_engine() -> Result<Thinker, String> {
-        Thinker::new(EngineOptions {
-            tt_mib: TT_MIB,
-            ..EngineOptions::default()
-        })
+        Thinker::new(EngineOptions::default())
     }
 
     /// Plays under `rules` from now on (and in every new game).
@@ -830,14 +829,14 @@ pub fn run(
         Some(d) => Think::Depth(d),
         None => Think::Time(args.time),
     };
-    let engine = Thinker::new(EngineOptions {
-        tt_mib: TT_MIB,
+    let options = args.engine.apply(EngineOptions {
         weights: std::sync::Arc::clone(eval.weights()),
         egdb: load_databases(args.egdb_path.as_deref(), start.variant())
             .map_err(std::io::Error::other)?,
         ..EngineOptions::default()
-    })
-    .map_err(std::io::Error::other)?;
+    });
+    let engine =
+        Thinker::new(options.map_err(std::io::Error::other)?).map_err(std::io::Error::other)?;
     let rules = super::variant_rules(args.variant.variant, args.draw_moves);
     let mut game = ConsoleGame::new(start, args.color.color(), think, engine).with_rules(rules);
     game.begin(out)?;

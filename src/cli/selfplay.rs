@@ -9,16 +9,19 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::engine_args::EngineArgs;
 use super::{CliError, VariantArg};
 use crate::board::{Position, Variant};
 use crate::engine::EngineOptions;
 use crate::game::openings::{ballots, default_openings, default_openings_in, load_openings_read};
-use crate::search::Style;
 use crate::search::eval::EvalFile;
 use crate::shard::Shard;
 use crate::train::data::{encode, header};
 use crate::train::selfplay::{SelfplayConfig, run as run_games};
 use std::sync::Arc;
+
+/// Transposition table size of each self-play game, MiB (unless --tt-size says).
+const SELFPLAY_TT_MIB: usize = 8;
 
 /// Arguments of `selfplay`.
 #[derive(Args, Debug)]
@@ -59,9 +62,10 @@ pub struct SelfplayArgs {
     /// Plies after which a game is a draw.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub max_plies: u64,
-    /// Evaluation of both sides: full (pattern) or hce.
-    #[arg(long, default_value = "full", value_parser = ["full", "hce"])]
-    pub style: String,
+    /// The engine's settings, both sides' (the table is 8 MiB unless --tt-size says
+    /// otherwise: each game has its own).
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Weights file for the pattern evaluation (default: the built-in one).
     #[arg(long)]
     pub eval_file: Option<String>,
@@ -91,16 +95,14 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
         random_plies: args.random_plies,
         openings,
         max_plies: args.max_plies as usize,
-        engine: EngineOptions {
-            style: if args.style == "hce" {
-                Style::HCE
-            } else {
-                Style::FULL
-            },
-            tt_mib: 8,
-            weights: Arc::clone(eval.weights()),
-            ..EngineOptions::default()
-        },
+        engine: args
+            .engine
+            .apply(EngineOptions {
+                tt_mib: SELFPLAY_TT_MIB,
+                weights: Arc::clone(eval.weights()),
+                ..EngineOptions::default()
+            })
+            .map_err(CliError)?,
         rules: super::variant_rules(args.variant.variant, args.draw_moves),
     };
     let partial = partial_path(&args.output);

@@ -9,7 +9,6 @@
 //!
 //! Nothing outside this room builds a search context or calls the search itself.
 
-mod options;
 mod thinker;
 
 use std::sync::Arc;
@@ -19,7 +18,9 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-pub use options::{CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name};
+pub use crate::search::options::{
+    CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name,
+};
 pub use thinker::{Stopper, Thinker};
 
 use crate::clock::Limits;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use super::options::EngineOptions;
+use super::EngineOptions;
 use crate::board::Position;
 use crate::clock::Limits;
 use crate::game::{DrawRules, Game};
@@ -165,13 +165,9 @@ impl Thinker {
         let ctx = SearchContext {
             tt: &self.tt,
             control: &self.control,
-            style: o.style,
-            threads: o.threads,
-            egdb: o.egdb.as_deref(),
-            multipv: o.multipv,
+            options: o,
             rules,
             weights: crate::search::eval::weights_in(&o.weights, position.variant()),
-            contempt: o.contempt,
         };
         crate::search::search(position, history, limits, &ctx, on_info)
     }

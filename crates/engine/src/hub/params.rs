@@ -75,6 +75,7 @@ impl Params {
             let kind = match p.kind {
                 ParameterKind::Int { min, max } => int((min, max)),
                 ParameterKind::Enum(names) => enumeration(names),
+                ParameterKind::Bool => ParamType::Bool,
             };
             declare(p.name, &value, kind)
         }));

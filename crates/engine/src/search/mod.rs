@@ -4,6 +4,7 @@
 
 mod busy;
 pub mod eval;
+pub mod options;
 pub mod score;
 pub(crate) mod time;
 pub(crate) mod tt;
@@ -24,6 +25,7 @@ use crate::egdb::Egdb;
 use crate::game::DrawRules;
 use crate::movegen::legal_moves;
 use busy::BusyPositions;
+use options::EngineOptions;
 use score::{INFINITY, MAX_PLY, is_decisive};
 use worker::Worker;
 
@@ -206,14 +208,14 @@ impl<'a> Shared<'a> {
             was_pondering: AtomicBool::new(ctx.control.pondering.load(Ordering::Relaxed)),
             budget: Budget::from_limits(limits),
             node_limit: limits.nodes,
-            egdb: ctx.egdb.filter(|db| db.max_pieces() > 0),
+            egdb: ctx.options.egdb.as_deref().filter(|db| db.max_pieces() > 0),
             quiet_limit: ctx.rules.quiet_plies().unwrap_or(usize::MAX),
             weights: ctx.weights,
-            busy: (ctx.threads > 1).then(BusyPositions::new),
+            busy: (ctx.options.threads > 1).then(BusyPositions::new),
             contempt: if limits.infinite || limits.analysis {
                 0
             } else {
-                ctx.contempt
+                ctx.options.contempt
             },
         }
     }
@@ -253,34 +255,24 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// What a search runs with: the shared table, the control flags, features and threads.
+/// What a search runs with: the shared table, the control flags, the engine's options
+/// (borrowed whole: features, threads, MultiPV, contempt, databases), the game's draw
+/// rules and the weights for the position's variant.
 #[derive(Clone, Copy)]
 pub(crate) struct SearchContext<'a> {
     /// The transposition table (shared by all threads).
     pub tt: &'a TranspositionTable,
     /// Stop and ponder flags.
     pub control: &'a SearchControl,
-    /// Search features.
-    pub style: Style,
-    /// Threads; 2 or more add Lazy SMP helpers.
-    pub threads: usize,
-    /// Endgame databases to probe (exact results for the positions they hold).
-    pub egdb: Option<&'a Egdb>,
-    /// How many best root moves to search and report, each with its own score and line
-    /// (MultiPV); 1 is the normal search.
-    pub multipv: usize,
+    /// The engine's settings and databases.
+    pub options: &'a EngineOptions,
     /// The game's draw rules: a node whose run of reversible plies reaches the move
     /// limit is a draw. (Any repetition of a position on the path is a draw whatever
     /// the rules say: [`crate::game::repeats_in_search`].)
     pub rules: DrawRules,
-    /// The pattern evaluation's weights (owned by the engine or tool, see
-    /// [`eval::EvalFile`]).
+    /// The pattern evaluation's weights for the position's variant (the options' own,
+    /// or that variant's embedded ones: [`eval::weights_in`]).
     pub weights: &'a PatternWeights,
-    /// Contempt for draws: what a draw (repetition, move limit, database draw) costs the
-    /// side to move at the root, in score units; the opponent gains as much. Positive
-    /// avoids draws against a weaker opponent. Analysis searches (`infinite` or
-    /// `analysis` limits) score draws 0 whatever this says.
-    pub contempt: i32,
 }
 
 /// Searches `pos` within `limits`. `history` holds the keys of the game's positions since
@@ -294,13 +286,13 @@ pub(crate) fn search(
     ctx: &SearchContext,
     mut report: impl FnMut(&SearchInfo),
 ) -> SearchResult {
-    let SearchContext {
-        tt,
+    let tt = ctx.tt;
+    let EngineOptions {
         style,
         threads,
         multipv,
         ..
-    } = *ctx;
+    } = *ctx.options;
     let root_moves = legal_moves(pos).to_vec();
     let mut result = SearchResult {
         best: root_moves.first().copied(),

@@ -759,6 +759,7 @@ mod tests {
     use crate::search::PatternWeights;
     use crate::search::eval::embedded_weights;
     use crate::search::eval::nnue::tests::random_network;
+    use crate::search::options::EngineOptions;
     use crate::search::{Limits, SearchContext, SearchControl, Style};
     use std::sync::Arc;
 
@@ -772,16 +773,17 @@ mod tests {
             SearchControl::new(),
             embedded_weights(),
         );
+        let options = EngineOptions {
+            style: Style::BASELINE,
+            threads: 2,
+            ..EngineOptions::default()
+        };
         let ctx = SearchContext {
             tt: &tt,
             control: &control,
-            style: Style::BASELINE,
-            threads: 2,
-            egdb: None,
-            multipv: 1,
+            options: &options,
             rules: DrawRules::default(),
             weights: &weights,
-            contempt: 0,
         };
         let shared = Shared::new(&ctx, &Limits::depth(depth as u32));
         let marks = shared.busy.as_ref().unwrap();
@@ -821,16 +823,16 @@ mod tests {
         f: impl FnOnce(&mut Worker, &TranspositionTable) -> T,
     ) -> T {
         let (tt, control) = (TranspositionTable::new(1), SearchControl::new());
+        let options = EngineOptions {
+            style,
+            ..EngineOptions::default()
+        };
         let ctx = SearchContext {
             tt: &tt,
             control: &control,
-            style,
-            threads: 1,
-            egdb: None,
-            multipv: 1,
+            options: &options,
             rules: DrawRules::default(),
             weights,
-            contempt: 0,
         };
         let shared = Shared::new(&ctx, &Limits::default());
         let mut worker = Worker::new(&shared, style, &[]);
