@@ -22,9 +22,9 @@
 #![allow(unsafe_code)]
 
 pub mod board8;
-pub mod engine;
 pub mod history;
 mod module_dir;
+pub mod session;
 pub mod settings;
 pub mod think;
 
@@ -33,7 +33,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use board8::{Board8x8, CbMove};
-use engine::{Engine, MoveArgs, REPLY_SIZE, SHORT_REPLY};
+use session::{Engine, MoveArgs, REPLY_SIZE, SHORT_REPLY};
 
 /// Longest command read (CheckerBoard's `set gamehist` grows with the reversible moves).
 const MAX_COMMAND: usize = 1 << 16;
@@ -99,12 +99,12 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
     let text = unsafe { read_c_string(command) };
     let answer = catch_unwind(|| match text {
         Some(t) => engine().command(&t),
-        None => engine::Reply {
+        None => session::Reply {
             handled: false,
             text: "error: no command".into(),
         },
     });
-    let answer = answer.unwrap_or(engine::Reply {
+    let answer = answer.unwrap_or(session::Reply {
         handled: false,
         text: "error: internal failure".into(),
     });

@@ -22,8 +22,8 @@ use crate::board::{Position, Variant};
 use crate::game::pdn_file::PdnRead;
 use crate::search::eval::EvalFile;
 
-/// Damiera, an Italian draughts engine (FID rules). Without a subcommand it speaks the Hub
-/// protocol on stdin/stdout.
+/// Damiera, a draughts engine for the 8x8 games: Italian (FID rules), English, Russian and
+/// Brazilian. Without a subcommand it speaks the Hub protocol on stdin/stdout.
 #[derive(Parser, Debug)]
 #[command(name = "damiera", version, about, long_about = None)]
 pub struct Cli {

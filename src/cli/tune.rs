@@ -4,7 +4,8 @@
 //! game's result from White's view (1, 0.5, 0). The error is the mean squared difference
 //! between the result and `sigmoid(k * eval)`; first `k` is fitted to the current weights,
 //! then each weight in turn is moved up or down while that lowers the error. The new
-//! weights are printed as a Rust literal for `crates/engine/src/search/eval.rs`.
+//! weights are printed as a Rust literal for the hand-made evaluation
+//! (`crates/engine/src/search/eval/hce.rs`, `weights_for`).
 //!
 //! Regenerate: play self-play games (`damiera match ... --pdn games.pdn`), then
 //! `damiera tune games.pdn > weights.rs`.

@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use serde_json::json;
 
 use crate::board::Board;
-use crate::engine::{Emit, Engine};
+use crate::engine_worker::{Emit, Engine};
 
 #[link(wasm_import_module = "env")]
 unsafe extern "C" {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use damiera_gui::gui::api::json_api;
-use damiera_gui::gui::engine::{EngineLink, EngineThread};
+use damiera_gui::gui::engine_link::{EngineLink, EngineThread};
 use damiera_gui::gui::events::Mailbox;
 use damiera_gui::gui::http::{pdn_text, review_pdn_text, subscribe_primed};
 use damiera_gui::gui::state::App;
@@ -18,7 +18,7 @@ use damiera_gui::protocol::client::EngineSpec;
 use damiera_gui::protocol::parser::Command;
 use damiera_gui::protocol::response::{Param, Response};
 
-use crate::engine::NoSearch;
+use crate::engine_worker::NoSearch;
 
 thread_local! {
     /// Lines for the engine Worker, in order, since the last [`Board::take_outbox`].
@@ -196,7 +196,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Emit, Engine};
+    use crate::engine_worker::{Emit, Engine};
 
     /// Lines from the board to the engine and back until the engine has nothing to
     /// say; `stop` is obeyed as the page obeys it (the fallback `done`).

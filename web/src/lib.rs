@@ -5,10 +5,10 @@
 //!
 //! - [`board::Board`], in the board Worker: the page's requests go to the same
 //!   `json_api` as `damiera gui` answers over HTTP, the same engine driver
-//!   ([`damiera_gui::gui::engine::EngineThread`]) keeps the engine in step with the state,
+//!   ([`damiera_gui::gui::engine_link::EngineThread`]) keeps the engine in step with the state,
 //!   and the events the page would get over Server-Sent Events are handed back as their
 //!   text after each call;
-//! - [`engine::Engine`], in the engine Worker: Damiera's Hub session
+//! - [`engine_worker::Engine`], in the engine Worker: Damiera's Hub session
 //!   ([`damiera_gui::hub::session::Session`]) over a searcher that runs the search on the
 //!   Worker's own thread, one search at a time, reporting every line as it goes.
 //!
@@ -23,7 +23,7 @@
 //! glue; `web/site/` holds the scripts that use it.
 
 pub mod board;
-pub mod engine;
+pub mod engine_worker;
 
 #[cfg(target_arch = "wasm32")]
 mod abi;

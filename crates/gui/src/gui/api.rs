@@ -1,8 +1,8 @@
 //! The board's JSON API as a pure function: [`json_api`] takes a request's method, path,
 //! query and body bytes and returns the status and the JSON answer, with no network in
 //! between. The HTTP server calls it for every `/api/` route except the event stream and
-//! the two PDN downloads; the property test (`tests/gui_api.rs`) and the fuzz target
-//! call it directly on an [`App::offline`].
+//! the two PDN downloads; the property test (`tests/gui.rs`) and the fuzz target
+//! (`checks/src/web.rs`) call it directly on an [`App::offline`].
 //!
 //! Contract: it never panics; every answer is a JSON object; `GET /api/state` answers
 //! the state itself, every other 2xx answer is `{"ok": true, "state": ...}` plus the

@@ -12,7 +12,7 @@
 //! - [`pool`]: the bounded worker pool the requests run on.
 
 pub mod api;
-pub mod engine;
+pub mod engine_link;
 pub mod events;
 pub mod game;
 pub mod http;
@@ -102,7 +102,7 @@ impl Server {
         };
         let (engine_tx, inbox) = crossbeam_channel::unbounded();
         let app = Arc::new(App::of(engine_tx, config.engine.variant));
-        let worker = engine::EngineThread::new(Arc::clone(&app), config.engine, inbox);
+        let worker = engine_link::EngineThread::new(Arc::clone(&app), config.engine, inbox);
         std::thread::spawn(move || worker.run());
         let url = page_url(&config.host, port, token.as_deref());
         Ok(Server {

@@ -18,14 +18,14 @@
 //! assert_eq!(game.verdict(), Verdict::Draw(DrawReason::Repetition { times: 3 }));
 //! ```
 
+mod draw_rules;
 pub mod openings;
 pub mod pdn;
 pub mod pdn_file;
 pub mod record;
 pub mod replay;
-mod rules;
 
-pub use rules::{DrawReason, DrawRules, Endings, Verdict, WinReason, repeats_in_search};
+pub use draw_rules::{DrawReason, DrawRules, Endings, Verdict, WinReason, repeats_in_search};
 
 use crate::board::{Move, Position};
 use crate::movegen::{MoveError, is_irreversible, legal_moves, parse_move};
