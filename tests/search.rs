@@ -110,23 +110,50 @@ fn fixed_node_search_is_deterministic() {
 
 #[test]
 fn bench_signature_repeats() {
-    let bench = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_damiera"))
-            .args(["bench", "--depth", "7"])
-            .output()
+    assert_eq!(
+        bench_nodes(&["--depth", "7"]),
+        bench_nodes(&["--depth", "7"])
+    );
+}
+
+/// The node total of `damiera bench` with `args`.
+fn bench_nodes(args: &[&str]) -> u64 {
+    let out = Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "bench {args:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap().to_string();
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(
+        (words.len(), words[0], words[2], words[4]),
+        (5, "bench", "nodes", "nps"),
+        "{last}"
+    );
+    words[1].parse::<u64>().unwrap()
+}
+
+#[test]
+fn every_games_bench_signature_is_the_recorded_one() {
+    let recorded =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bench.txt"))
             .unwrap();
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).unwrap();
-        let last = text.lines().last().unwrap().to_string();
-        let words: Vec<&str> = last.split(' ').collect();
+    let mut games = Vec::new();
+    for line in recorded.lines().filter(|l| !l.starts_with('#')) {
+        let (game, nodes) = line.split_once(' ').unwrap();
+        let nodes: u64 = nodes.parse().unwrap();
         assert_eq!(
-            (words.len(), words[0], words[2], words[4]),
-            (5, "bench", "nodes", "nps"),
-            "{last}"
+            bench_nodes(&["--variant", game]),
+            nodes,
+            "{game}: the bench signature changed; a change to the search or evaluation \
+             updates tests/data/bench.txt and says `Bench:` in its commit, with its match"
         );
-        words[1].parse::<u64>().unwrap()
-    };
-    assert_eq!(bench(), bench());
+        games.push(game.to_string());
+    }
+    let every_game = damiera::board::Variant::ALL.map(|v| v.name().to_string());
+    assert_eq!(games, every_game, "one line per game, in the games' order");
 }
 
 #[test]
