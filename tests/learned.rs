@@ -204,7 +204,8 @@ fn selfplay_and_train_refuse_bad_arguments() {
         &["selfplay", "-o", &data, "--games", "0"],
         &["selfplay", "-o", &data, "--nodes", "many"],
         &["selfplay", "-o", &data, "--concurrency", "0"],
-        &["selfplay", "-o", &data, "--style", "baseline"],
+        &["selfplay", "-o", &data, "--style", "fast"],
+        &["selfplay", "-o", &data, "--contempt", "101"],
         &[
             "selfplay",
             "-o",

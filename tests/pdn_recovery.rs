@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-use damiera::board::{Color, Position, Variant};
-use damiera::game::pdn::{Fix, PdnGame, PdnMove, write_pdn};
+use damiera::board::{Position, Variant};
+use damiera::game::pdn::{Fix, PdnGame, PdnMove, Slot, write_pdn};
 use damiera::game::pdn_file::{PdnRead, read_recovering};
 use damiera::movegen::{legal_moves, path_text};
 use proptest::prelude::*;
@@ -195,12 +195,12 @@ fn random_game(choices: &[usize], name: &str, result: &str) -> PdnGame {
             break;
         }
         let mv = legal.as_slice()[choice % legal.len()];
-        let side = if ply % 2 == 0 {
-            Color::White
+        let slot = if ply % 2 == 0 {
+            Slot::First
         } else {
-            Color::Black
+            Slot::Second
         };
-        moves.push(PdnMove::new(&path_text(&pos, mv), ply as u32 / 2 + 1, side));
+        moves.push(PdnMove::new(&path_text(&pos, mv), ply as u32 / 2 + 1, slot));
         pos = pos.play(mv);
     }
     let tags = [

@@ -3,9 +3,8 @@
 //! comment, `?` on mistakes and `??` on blunders, and the engine's line as a variation
 //! after each of them.
 
-use crate::board::Color;
 use crate::board::{Move, Position};
-use crate::game::pdn::PdnGame;
+use crate::game::pdn::{PdnGame, Slot};
 use crate::movegen::path_text;
 
 use super::{Marks, PlyVerdict, white_view_text};
@@ -29,7 +28,7 @@ pub fn annotate(game: &PdnGame, verdicts: &[PlyVerdict], marks: Marks, annotator
         if let Some(glyph) = marks.glyph(v.loss) {
             m.annotation = Some(glyph.to_string());
             if !v.best_pv.is_empty() {
-                m.variations.push(variation(v, m.number, m.side));
+                m.variations.push(variation(v, m.number, m.slot));
             }
         }
     }
@@ -45,23 +44,23 @@ pub fn annotator(budget: &str) -> String {
 
 /// The engine's line from the position before the move, numbered from the move's
 /// number, with its score at the end.
-fn variation(v: &PlyVerdict, number: u32, side: Color) -> String {
+fn variation(v: &PlyVerdict, number: u32, slot: Slot) -> String {
     let mut words = Vec::new();
     let mut pos: Position = v.position;
-    let (mut number, mut side) = (number, side);
+    let (mut number, mut slot) = (number, slot);
     let moves: Vec<Move> = v.best_pv.iter().copied().take(VARIATION_PLIES).collect();
     for (i, &mv) in moves.iter().enumerate() {
-        match side {
-            Color::White => words.push(format!("{number}.")),
-            Color::Black if i == 0 => words.push(format!("{number}...")),
-            Color::Black => {}
+        match slot {
+            Slot::First => words.push(format!("{number}.")),
+            Slot::Second if i == 0 => words.push(format!("{number}...")),
+            Slot::Second => {}
         }
         words.push(path_text(&pos, mv));
         pos = pos.play(mv);
-        (number, side) = match side {
-            Color::White => (number, Color::Black),
-            Color::Black => (number + 1, Color::White),
-        };
+        if slot == Slot::Second {
+            number += 1;
+        }
+        slot = slot.next();
     }
     let eval = white_view_text(v.position.side_to_move(), v.best_score);
     words.push(format!("{{{eval}}}"));

@@ -2,8 +2,8 @@
 //! [`PdnGame`], for the match runner, the web board and analysis alike.
 
 use super::Game;
-use super::pdn::{PdnGame, PdnMove};
-use crate::board::{Color, Position};
+use super::pdn::{PdnGame, PdnMove, Slot};
+use crate::board::Position;
 use crate::movegen::path_text;
 
 /// How a recorded game ended: the PDN result token and, when the game is over, why.
@@ -56,20 +56,20 @@ pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGam
 /// The moves of `game` as PDN moves, numbered as a PDN reader numbers them: a move
 /// number starts with the variant's first mover (White, or Black in English checkers,
 /// whose `1. 11-15 23-19` is Black's move then White's), and a game that the other side
-/// starts opens with `1...`. The text layer writes the first move of a number in
-/// White's slot, so an English Black move is recorded there.
+/// starts opens with `1...`. The first mover's moves are in the first [`Slot`] of their
+/// number, whatever their colour.
 fn main_line(game: &Game) -> Vec<PdnMove> {
     let first = game.start().variant().first_mover();
     let mut number = 1;
     let mut moves = Vec::with_capacity(game.plies());
     for (pos, &mv) in game.positions().iter().zip(game.moves()) {
         let slot = if pos.side_to_move() == first {
-            Color::White
+            Slot::First
         } else {
-            Color::Black
+            Slot::Second
         };
         moves.push(PdnMove::new(&path_text(pos, mv), number, slot));
-        if slot == Color::Black {
+        if slot == Slot::Second {
             number += 1;
         }
     }

@@ -14,7 +14,7 @@ use crate::board::{Color, Position, Variant};
 use crate::movegen::MoveError;
 
 use super::Game;
-use super::pdn::{Fix, PdnGame, PdnMove, PdnWarning};
+use super::pdn::{Fix, PdnGame, PdnMove, PdnWarning, Slot};
 use super::pdn_file::game_variant;
 
 /// Why a game could not be replayed.
@@ -290,10 +290,13 @@ pub fn replay_recovering(
             line: move_lines.get(choice.index).copied().unwrap_or(line),
             fix: Fix::Repaired,
             fault: format!(
-                "ambiguous move `{}` at move {} ({:?}), could be {}: read as {}, {how}",
+                "ambiguous move `{}` at move {}{}, could be {}: read as {}, {how}",
                 m.text,
                 m.number,
-                m.side,
+                match m.slot {
+                    Slot::First => ".",
+                    Slot::Second => "...",
+                },
                 choice.candidates.join(" or "),
                 choice.taken
             ),
