@@ -9,7 +9,7 @@ mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -470,19 +470,7 @@ fn any_hub_engine_plays() {
 #[test]
 fn browser_plays_and_analyses() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = std::env::var_os("DAMIERA_PYTHON")
-        .map(PathBuf::from)
-        .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
-    let have_driver = Path::new("/usr/bin/chromedriver").exists();
-    let have_axe = root
-        .join("tests/browser/node_modules/axe-core/axe.min.js")
-        .exists();
-    let Some(python) = python.filter(|_| have_driver && have_axe) else {
-        support::skip(
-            "browser_plays_and_analyses",
-            "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver), the .venv \
-             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser)",
-        );
+    let Some(python) = support::browser_python("browser_plays_and_analyses") else {
         return;
     };
     for engine in [None, Some(minimal_engine())] {

@@ -5,10 +5,10 @@
 //! Timeouts are generous and only guard against hangs: nothing here asserts speed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::{Child, ChildStdin, Command, ExitStatus};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 mod support;
@@ -25,27 +25,10 @@ struct Hub {
 
 impl Hub {
     fn start() -> Hub {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
-            .arg("hub")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start damiera hub");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = support::hub::spawn(support::hub::damiera_hub());
         Hub {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }

@@ -4,10 +4,12 @@
 //! produce a weights file that the engine loads.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
-use std::io::{BufRead, BufReader, Write};
+mod support;
+
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 const EMBEDDED: &str = concat!(
@@ -61,21 +63,7 @@ struct Hub {
 
 impl Hub {
     fn start() -> Hub {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start damiera");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = support::hub::spawn(support::hub::damiera_hub());
         Hub {
             child,
             stdin,

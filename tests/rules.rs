@@ -2,6 +2,8 @@
 //! `tests/data`, move text in both forms, and the `perft` / `moves` commands.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
+mod support;
+
 use std::process::Command;
 
 use damiera::board::{Color, Position};
@@ -12,13 +14,6 @@ use damiera::movegen::{
 /// Leaves above this are checked only by the ignored `perft_deep` test.
 const NORMAL_RUN_LIMIT: u64 = 100_000_000;
 
-struct Suite {
-    label: String,
-    position: Position,
-    paths: bool,
-    counts: Vec<u64>,
-}
-
 fn data_lines(name: &str) -> Vec<Vec<String>> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -28,27 +23,9 @@ fn data_lines(name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn suites() -> Vec<Suite> {
-    data_lines("perft.txt")
-        .into_iter()
-        .map(|f| Suite {
-            label: f[0].clone(),
-            position: Position::parse(&f[1]).unwrap_or_else(|e| panic!("{}: {e}", f[0])),
-            paths: match f[2].as_str() {
-                "paths" => true,
-                "distinct" => false,
-                other => panic!("{}: unknown mode {other}", f[0]),
-            },
-            counts: f[3]
-                .split_whitespace()
-                .map(|n| n.parse().unwrap())
-                .collect(),
-        })
-        .collect()
-}
-
+/// Every game's perft suites, to the depths whose count is at most `limit`.
 fn check_suites(limit: u64) {
-    for suite in suites() {
+    for suite in support::perft::suites() {
         for (i, &expected) in suite.counts.iter().enumerate() {
             if expected > limit {
                 continue;

@@ -1,5 +1,6 @@
 //! The rules of English, Russian and Brazilian draughts against outside references: perft
-//! suites (tests/data/perft-variants.txt, published counts and pydraughts' counts) and
+//! suites (tests/data/perft.txt, published counts and pydraughts' counts; run in
+//! tests/rules.rs) and
 //! the legal move lists of pydraughts on thousands of positions per variant
 //! (tests/python/variant_moves.py: random games, king endings, long captures).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
@@ -11,67 +12,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use damiera::board::{Position, Variant};
-use damiera::movegen::{capture_paths, legal_moves, perft};
-
-/// One line of the perft file.
-struct Suite {
-    label: String,
-    position: Position,
-    paths: bool,
-    counts: Vec<u64>,
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-fn suites() -> Vec<Suite> {
-    let text = std::fs::read_to_string(data("perft-variants.txt")).unwrap();
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let f: Vec<&str> = line.split('|').map(str::trim).collect();
-            assert_eq!(f.len(), 5, "{line}");
-            let variant: Variant = f[1].parse().unwrap();
-            Suite {
-                label: f[0].to_string(),
-                position: Position::parse_in(variant, f[2])
-                    .unwrap_or_else(|e| panic!("{}: {e}", f[0])),
-                paths: match f[3] {
-                    "paths" => true,
-                    "distinct" => false,
-                    other => panic!("{}: unknown mode {other}", f[0]),
-                },
-                counts: f[4]
-                    .split_whitespace()
-                    .map(|n| n.parse().unwrap())
-                    .collect(),
-            }
-        })
-        .collect()
-}
+use damiera::movegen::{capture_paths, legal_moves};
 
 #[test]
-fn perft_suites_match_their_references() {
-    let suites = suites();
-    for v in [Variant::English, Variant::Russian, Variant::Brazilian] {
+fn every_game_has_perft_suites() {
+    // The suites themselves run in tests/rules.rs, every game's from one file.
+    let suites = support::perft::suites();
+    for v in Variant::ALL {
         assert!(
             suites.iter().any(|s| s.position.variant() == v),
             "no perft suite for {v}"
         );
-    }
-    for suite in suites {
-        for (i, &expected) in suite.counts.iter().enumerate() {
-            if expected > 20_000_000 {
-                continue;
-            }
-            let depth = i as u32 + 1;
-            let got = perft(&suite.position, depth, suite.paths);
-            assert_eq!(got, expected, "{} depth {depth}", suite.label);
-        }
     }
 }
 

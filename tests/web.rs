@@ -12,7 +12,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damiera");
@@ -43,19 +43,7 @@ fn the_static_site_plays_offline_in_a_browser() {
             "dist/web/{built} differs from {source}: the site is stale, run bash scripts/web-release.sh"
         );
     }
-    let python = std::env::var_os("DAMIERA_PYTHON")
-        .map(PathBuf::from)
-        .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
-    let have_driver = Path::new("/usr/bin/chromedriver").exists();
-    let have_axe = root
-        .join("tests/browser/node_modules/axe-core/axe.min.js")
-        .exists();
-    let Some(python) = python.filter(|_| have_driver && have_axe) else {
-        support::skip(
-            "the_static_site_plays_offline_in_a_browser",
-            "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver), the .venv \
-             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser)",
-        );
+    let Some(python) = support::browser_python("the_static_site_plays_offline_in_a_browser") else {
         return;
     };
     let out = Command::new(&python)

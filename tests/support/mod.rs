@@ -1,4 +1,8 @@
-//! Shared by the integration tests: how a test that cannot run says so.
+//! Shared by the integration tests: how a test that cannot run says so, the perft
+//! suites ([`perft`]) and how a Hub engine is started ([`hub`]).
+
+pub mod hub;
+pub mod perft;
 
 use std::io::Write;
 
@@ -32,4 +36,28 @@ pub fn python(test: &str) -> Option<std::path::PathBuf> {
     }
     skip(test, "no DAMIERA_PYTHON and no .venv with pydraughts");
     None
+}
+
+/// The Python with selenium for a headless-Chromium test, when the machine has all it
+/// needs (chromedriver, the venv, axe-core); else `test` is reported as skipped
+/// ([`skip`]) and `None` returned.
+#[allow(dead_code)] // only the browser tests call it
+pub fn browser_python(test: &str) -> Option<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = std::env::var_os("DAMIERA_PYTHON")
+        .map(std::path::PathBuf::from)
+        .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
+    let have_driver = std::path::Path::new("/usr/bin/chromedriver").exists();
+    let have_axe = root
+        .join("tests/browser/node_modules/axe-core/axe.min.js")
+        .exists();
+    let python = python.filter(|_| have_driver && have_axe);
+    if python.is_none() {
+        skip(
+            test,
+            "needs /usr/bin/chromedriver (apt-get install chromium chromium-driver), the .venv \
+             with selenium and tests/browser/node_modules (npm ci --prefix tests/browser)",
+        );
+    }
+    python
 }
