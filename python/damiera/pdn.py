@@ -1,0 +1,60 @@
+"""PDN files in and out, with Damiera's recovering reader.
+
+``read(source)`` takes a path, an open file, bytes or PDN text and reads every game it can:
+a game with a fault of certain meaning is repaired (and says so in its ``warnings``), any
+other is skipped and named in the reading's ``warnings``; a bad game never costs the file.
+``write(games)`` gives PDN text of ``Game`` records or ``Board`` games.
+"""
+
+import os
+
+from ._damiera import pdn_read_bytes as _read_bytes
+from ._damiera import pdn_write as _write
+
+from ._damiera import Board, Game, Reading
+
+__all__ = ["Game", "Reading", "read", "write"]
+
+
+def read(source, variant="italian"):
+    """Reads PDN from a path (``str`` or ``os.PathLike``), an open file (text or binary),
+    ``bytes``, or PDN text (a ``str`` with a newline or a ``[`` or a move number is text,
+    another ``str`` a path). A game without a ``GameType`` tag is of ``variant``.
+
+    Returns a ``Reading``: ``games`` (each with ``tags``, ``moves``, ``result``,
+    ``warnings`` and ``board()``), ``warnings``, ``skipped``, ``repaired``, ``summary``.
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif hasattr(source, "read"):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
+        with open(source, "rb") as f:
+            data = f.read()
+    elif isinstance(source, str):
+        data = source.encode("utf-8")
+    else:
+        raise ValueError(f"cannot read PDN from a {type(source).__name__}")
+    return _read_bytes(data, variant)
+
+
+def _is_path(text):
+    stripped = text.strip()
+    if not stripped or "\n" in stripped or stripped.startswith("[") or stripped[0].isdigit():
+        return False
+    return True
+
+
+def write(games, path=None):
+    """PDN text of ``games`` (``damiera.pdn.Game`` records, or ``Board`` objects whose
+    games are recorded with their result and ``FEN`` when they do not start at the start);
+    also written to ``path`` when given."""
+    if isinstance(games, (Board, Game)):
+        games = [games]
+    text = _write(list(games))
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return text

@@ -1,0 +1,239 @@
+//! Moves as Python sees them: one [`PyMove`] per capture path (the library's
+//! [`Move`] is one per from, to and captured set), with its text, squares and action index.
+
+use damiera::board::{Move, Position, Square, Variant};
+use damiera::movegen::{capture_paths, capture_separator, legal_moves};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// Size of the action space: from square × first landing square × last square.
+pub const ACTIONS: u32 = 32 * 32 * 32;
+
+/// The variant named `name`, or a `ValueError` naming it.
+pub fn parse_variant(name: &str) -> PyResult<Variant> {
+    name.parse::<Variant>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A square given as its number in the variant's numbering (an `int`) or its name (`"22"`,
+/// `"c3"`), or a `ValueError` naming it.
+pub fn parse_square(variant: Variant, square: &Bound<'_, PyAny>) -> PyResult<Square> {
+    let bad = |shown: String| {
+        PyValueError::new_err(format!(
+            "bad square {shown}: not a square of {} (numbers 1-32{})",
+            variant.name(),
+            if variant.flying_kings() {
+                " or dark squares a1-h8"
+            } else {
+                ""
+            }
+        ))
+    };
+    if let Ok(n) = square.extract::<i64>() {
+        return u8::try_from(n)
+            .ok()
+            .and_then(|n| variant.square_numbered(n))
+            .ok_or_else(|| bad(n.to_string()));
+    }
+    let text: String = square
+        .extract()
+        .map_err(|_| PyValueError::new_err("a square is an int or a str"))?;
+    variant
+        .parse_square(&text)
+        .ok_or_else(|| bad(format!("{text:?}")))
+}
+
+/// The name of square number `number` (1-32 in the variant's numbering) in `variant`'s
+/// notation: `"22"`, or `"c3"` in Russian and Brazilian.
+#[pyfunction]
+#[pyo3(signature = (number, variant = "italian"))]
+pub fn square_name(number: i64, variant: &str) -> PyResult<String> {
+    let v = parse_variant(variant)?;
+    u8::try_from(number)
+        .ok()
+        .and_then(|n| v.square_numbered(n))
+        .map(|sq| v.square_name(sq))
+        .ok_or_else(|| PyValueError::new_err(format!("bad square {number}: not in 1-32")))
+}
+
+/// A legal move of one position: the squares its piece stands on (`path`, start and end
+/// included), the squares it captures, whether the man is crowned, in the variant's
+/// numbering; `str(move)` is its text in the variant's notation (`22-19`, `29x22x15`,
+/// `c3:e5`). Two capture paths that take the same pieces another way are two moves.
+#[pyclass(module = "damiera", name = "Move", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyMove {
+    pub mv: Move,
+    pub path: Vec<Square>,
+    pub crowns: bool,
+    pub variant: Variant,
+}
+
+impl PyMove {
+    /// The text in the variant's notation.
+    pub fn text(&self) -> String {
+        let sep = if self.mv.is_capture() {
+            capture_separator(self.variant).to_string()
+        } else {
+            "-".to_string()
+        };
+        self.path
+            .iter()
+            .map(|&sq| self.variant.square_name(sq))
+            .collect::<Vec<_>>()
+            .join(&sep)
+    }
+
+    /// The action index: (from, first landing square, last square), each 0-31 in the
+    /// variant's numbering.
+    pub fn action_index(&self) -> u32 {
+        let n = |sq: Square| u32::from(self.variant.number_of(sq)) - 1;
+        let first = self.path.get(1).copied().unwrap_or(self.mv.to());
+        (n(self.mv.from()) * 32 + n(first)) * 32 + n(self.mv.to())
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// Squares the piece stands on, start to end, numbered 1-32 in the variant's numbering.
+    #[getter]
+    fn path(&self) -> Vec<u8> {
+        self.path
+            .iter()
+            .map(|&sq| self.variant.number_of(sq))
+            .collect()
+    }
+
+    /// Captured squares, ascending, numbered in the variant's numbering.
+    #[getter]
+    fn captured(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = self
+            .mv
+            .captured()
+            .iter()
+            .map(|&sq| self.variant.number_of(sq))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The square the piece leaves (python-chess's name).
+    #[getter]
+    #[allow(clippy::wrong_self_convention)]
+    fn from_square(&self) -> u8 {
+        self.variant.number_of(self.mv.from())
+    }
+
+    /// The square the piece ends on.
+    #[getter]
+    fn to_square(&self) -> u8 {
+        self.variant.number_of(self.mv.to())
+    }
+
+    /// Whether a man is crowned by this move.
+    #[getter]
+    fn crowns(&self) -> bool {
+        self.crowns
+    }
+
+    /// Whether it captures.
+    #[getter]
+    fn is_capture(&self) -> bool {
+        self.mv.is_capture()
+    }
+
+    /// The variant's name.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    /// The Hub protocol's form: from, to, then the captured squares (`19x10x14`).
+    #[getter]
+    fn hub(&self) -> String {
+        damiera::movegen::hub_text_in(self.variant, self.mv)
+    }
+
+    /// A stable index in `0..damiera.ACTIONS` (32768): (from, first landing square, last
+    /// square) in the variant's numbering, `(f * 32 + l) * 32 + t` with squares counted
+    /// from 0.
+    #[getter]
+    fn action(&self) -> u32 {
+        self.action_index()
+    }
+
+    fn __str__(&self) -> String {
+        self.text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move({:?})", self.text())
+    }
+}
+
+/// Whether `mv` crowns the moving man in `pos`.
+fn crowns(pos: &Position, mv: Move) -> bool {
+    let man = pos.men(pos.side_to_move()) & mv.from().mask() != 0;
+    man && (mv.crowns() || pos.side_to_move().crown_row() & mv.to().mask() != 0)
+}
+
+/// One Python move for each capture path of `mv` in `pos` (one for a quiet move).
+pub fn expand(pos: &Position, mv: Move, out: &mut Vec<PyMove>) {
+    let variant = pos.variant();
+    let crowns = crowns(pos, mv);
+    let make = |path: Vec<Square>| PyMove {
+        mv,
+        path,
+        crowns,
+        variant,
+    };
+    if mv.is_capture() {
+        let paths = capture_paths(pos, mv);
+        if paths.is_empty() {
+            out.push(make(vec![mv.from(), mv.to()]));
+        }
+        out.extend(paths.into_iter().map(make));
+    } else {
+        out.push(make(vec![mv.from(), mv.to()]));
+    }
+}
+
+/// Every legal move of `pos`, a capture path each, sorted by their squares in the
+/// variant's numbering.
+pub fn legal(pos: &Position) -> Vec<PyMove> {
+    let list = legal_moves(pos);
+    let mut out = Vec::with_capacity(list.len());
+    for &mv in list.iter() {
+        expand(pos, mv, &mut out);
+    }
+    let v = pos.variant();
+    out.sort_by_key(|m| m.path.iter().map(|&sq| v.number_of(sq)).collect::<Vec<_>>());
+    out
+}
+
+/// The move `mv` of `pos` as a Python move, by its first capture path (as
+/// [`damiera::movegen::path_text`] writes it).
+pub fn first_path(pos: &Position, mv: Move) -> PyMove {
+    let mut out = Vec::new();
+    expand(pos, mv, &mut out);
+    out.into_iter().next().unwrap_or(PyMove {
+        mv,
+        path: vec![mv.from(), mv.to()],
+        crowns: false,
+        variant: pos.variant(),
+    })
+}
+
+/// A line of library moves from `pos` as Python moves; stops at a move that is not legal.
+pub fn line(pos: &Position, moves: &[Move]) -> Vec<PyMove> {
+    let mut p = *pos;
+    let mut out = Vec::new();
+    for &mv in moves {
+        if !legal_moves(&p).contains(&mv) {
+            break;
+        }
+        out.push(first_path(&p, mv));
+        p = p.play(mv);
+    }
+    out
+}
