@@ -97,21 +97,21 @@ impl PyMove {
 impl PyMove {
     /// Squares the piece stands on, start to end, numbered 1-32 in the variant's numbering.
     #[getter]
-    fn path(&self) -> Vec<u8> {
+    fn path(&self) -> Vec<u32> {
         self.path
             .iter()
-            .map(|&sq| self.variant.number_of(sq))
+            .map(|&sq| u32::from(self.variant.number_of(sq)))
             .collect()
     }
 
     /// Captured squares, ascending, numbered in the variant's numbering.
     #[getter]
-    fn captured(&self) -> Vec<u8> {
-        let mut v: Vec<u8> = self
+    fn captured(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
             .mv
             .captured()
             .iter()
-            .map(|&sq| self.variant.number_of(sq))
+            .map(|&sq| u32::from(self.variant.number_of(sq)))
             .collect();
         v.sort_unstable();
         v

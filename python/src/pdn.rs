@@ -142,8 +142,9 @@ impl Reading {
 /// without `GameType` is of `variant`.
 #[pyfunction]
 #[pyo3(signature = (data, variant = "italian"))]
-pub fn pdn_read_bytes(py: Python<'_>, data: Vec<u8>, variant: &str) -> PyResult<Reading> {
+pub fn pdn_read_bytes(py: Python<'_>, data: &[u8], variant: &str) -> PyResult<Reading> {
     let v = parse_variant(variant)?;
+    let data = data.to_vec();
     let read = py.detach(move || read_recovering_in(&data, v));
     let games = read
         .games
