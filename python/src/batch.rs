@@ -2,7 +2,7 @@
 //! after a few random plies, each game ended by the library's `Game` verdict (the
 //! variant's draw rules) or a ply cap. `damiera.batch.play_games` wraps this.
 
-use damiera::board::{Color, Position, Variant};
+use damiera::board::{Color, Position, Square, Variant};
 use damiera::clock::Limits;
 use damiera::engine::{EngineOptions, Thinker};
 use damiera::game::{Game, Verdict};
@@ -35,7 +35,7 @@ struct Batch {
 
 fn sets(pos: &Position) -> [u32; 4] {
     let mut out = [0u32; 4];
-    for (sq, piece) in pos.piece_list() {
+    for (sq, piece) in Square::all().filter_map(|sq| pos.piece_at(sq).map(|p| (sq, p))) {
         let i = match (piece.color, piece.king) {
             (Color::White, false) => 0,
             (Color::White, true) => 1,

@@ -74,7 +74,7 @@ pub fn parse_text(pos: &Position, text: &str) -> PyResult<PyMove> {
         .collect();
     let chosen = paths
         .iter()
-        .position(|m| m.path.iter().map(|&s| Some(s)).eq(squares.iter().copied()))
+        .position(|m| m.path.iter().map(Some).eq(squares.iter().copied()))
         .unwrap_or(0);
     paths
         .into_iter()
@@ -135,7 +135,7 @@ pub fn outcome_of(verdict: Verdict) -> Option<Outcome> {
 pub fn planes(pos: &Position, out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + 256, 0);
-    for (sq, piece) in pos.piece_list() {
+    for (sq, piece) in Square::all().filter_map(|sq| pos.piece_at(sq).map(|p| (sq, p))) {
         let (row, col) = pos.variant().row_col(sq);
         let plane = match (piece.color, piece.king) {
             (Color::White, false) => 0,
@@ -177,10 +177,13 @@ impl Board {
         Ok(Board::at(position))
     }
 
-    /// Every legal move, a capture path each, sorted by their squares.
+    /// Every legal move, a capture path each, sorted by their squares: a sequence whose
+    /// `Move` objects are made when asked for (`list(board.legal_moves)` makes them all).
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        legal(&self.position())
+    fn legal_moves(&self) -> crate::moves::LegalMoves {
+        crate::moves::LegalMoves {
+            moves: legal(&self.position()),
+        }
     }
 
     /// The number of legal moves (capture paths counted apart), without building them.

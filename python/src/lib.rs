@@ -22,6 +22,7 @@ pub const WHITE: bool = true;
 #[pymodule]
 fn _damiera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyMove>()?;
+    m.add_class::<moves::LegalMoves>()?;
     m.add_class::<board::Board>()?;
     m.add_class::<board::Outcome>()?;
     m.add_class::<engine::PyEngine>()?;

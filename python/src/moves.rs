@@ -56,6 +56,42 @@ pub fn square_name(number: i64, variant: &str) -> PyResult<String> {
         .ok_or_else(|| PyValueError::new_err(format!("bad square {number}: not in 1-32")))
 }
 
+/// The squares a piece stands on during a move, start and end included, stored inline (a
+/// move list is built at every call: no allocation per move). A capture takes at most 12
+/// pieces, so 13 squares; more are never stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Path {
+    len: u8,
+    squares: [u8; 15],
+}
+
+impl Path {
+    /// The path through `squares` (at most 15 kept).
+    pub fn new(squares: &[Square]) -> Path {
+        let mut path = Path {
+            len: 0,
+            squares: [0; 15],
+        };
+        for (slot, sq) in path.squares.iter_mut().zip(squares) {
+            *slot = sq.number();
+            path.len += 1;
+        }
+        path
+    }
+
+    /// The squares, start to end.
+    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.squares[..usize::from(self.len)]
+            .iter()
+            .filter_map(|&n| Square::new(n))
+    }
+
+    /// The `i`-th square.
+    pub fn get(&self, i: usize) -> Option<Square> {
+        self.iter().nth(i)
+    }
+}
+
 /// A legal move of one position: the squares its piece stands on (`path`, start and end
 /// included), the squares it captures, whether the man is crowned, in the variant's
 /// numbering; `str(move)` is its text in the variant's notation (`22-19`, `29x22x15`,
@@ -64,7 +100,7 @@ pub fn square_name(number: i64, variant: &str) -> PyResult<String> {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyMove {
     pub mv: Move,
-    pub path: Vec<Square>,
+    pub path: Path,
     pub crowns: bool,
     pub variant: Variant,
 }
@@ -79,7 +115,7 @@ impl PyMove {
         };
         self.path
             .iter()
-            .map(|&sq| self.variant.square_name(sq))
+            .map(|sq| self.variant.square_name(sq))
             .collect::<Vec<_>>()
             .join(&sep)
     }
@@ -88,7 +124,7 @@ impl PyMove {
     /// variant's numbering.
     pub fn action_index(&self) -> u32 {
         let n = |sq: Square| u32::from(self.variant.number_of(sq)) - 1;
-        let first = self.path.get(1).copied().unwrap_or(self.mv.to());
+        let first = self.path.get(1).unwrap_or(self.mv.to());
         (n(self.mv.from()) * 32 + n(first)) * 32 + n(self.mv.to())
     }
 }
@@ -100,7 +136,7 @@ impl PyMove {
     fn path(&self) -> Vec<u32> {
         self.path
             .iter()
-            .map(|&sq| u32::from(self.variant.number_of(sq)))
+            .map(|sq| u32::from(self.variant.number_of(sq)))
             .collect()
     }
 
@@ -181,20 +217,20 @@ fn crowns(pos: &Position, mv: Move) -> bool {
 pub fn expand(pos: &Position, mv: Move, out: &mut Vec<PyMove>) {
     let variant = pos.variant();
     let crowns = crowns(pos, mv);
-    let make = |path: Vec<Square>| PyMove {
+    let make = |path: &[Square]| PyMove {
         mv,
-        path,
+        path: Path::new(path),
         crowns,
         variant,
     };
     if mv.is_capture() {
         let paths = capture_paths(pos, mv);
         if paths.is_empty() {
-            out.push(make(vec![mv.from(), mv.to()]));
+            out.push(make(&[mv.from(), mv.to()]));
         }
-        out.extend(paths.into_iter().map(make));
+        out.extend(paths.iter().map(|p| make(p)));
     } else {
-        out.push(make(vec![mv.from(), mv.to()]));
+        out.push(make(&[mv.from(), mv.to()]));
     }
 }
 
@@ -207,7 +243,14 @@ pub fn legal(pos: &Position) -> Vec<PyMove> {
         expand(pos, mv, &mut out);
     }
     let v = pos.variant();
-    out.sort_by_key(|m| m.path.iter().map(|&sq| v.number_of(sq)).collect::<Vec<_>>());
+    // One key a move, the path's numbers 6 bits each from the top (a shorter path sorts
+    // before its longer extensions): sorting compares integers.
+    let key = |m: &PyMove| {
+        m.path.iter().enumerate().fold(0u128, |k, (i, sq)| {
+            k | u128::from(v.number_of(sq)) << (6 * (14 - i.min(14)))
+        })
+    };
+    out.sort_by_cached_key(key);
     out
 }
 
@@ -218,7 +261,7 @@ pub fn first_path(pos: &Position, mv: Move) -> PyMove {
     expand(pos, mv, &mut out);
     out.into_iter().next().unwrap_or(PyMove {
         mv,
-        path: vec![mv.from(), mv.to()],
+        path: Path::new(&[mv.from(), mv.to()]),
         crowns: false,
         variant: pos.variant(),
     })
@@ -236,4 +279,70 @@ pub fn line(pos: &Position, moves: &[Move]) -> Vec<PyMove> {
         p = p.play(mv);
     }
     out
+}
+
+/// The legal moves of a position, as python-chess's `board.legal_moves`: a sequence that
+/// makes each `Move` object only when it is asked for (`len()`, indexing, `in`,
+/// iteration, `random.choice`); `list(board.legal_moves)` gives them all.
+#[pyclass(module = "damiera", name = "LegalMoves", frozen, sequence)]
+pub struct LegalMoves {
+    pub moves: Vec<PyMove>,
+}
+
+#[pymethods]
+impl LegalMoves {
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(slice) = index.cast::<pyo3::types::PySlice>() {
+            let indices = slice.indices(self.moves.len() as isize)?;
+            let mut picked = Vec::new();
+            let mut i = indices.start;
+            while (indices.step > 0 && i < indices.stop) || (indices.step < 0 && i > indices.stop) {
+                if let Some(m) = usize::try_from(i).ok().and_then(|i| self.moves.get(i)) {
+                    picked.push(m.clone());
+                }
+                i += indices.step;
+            }
+            return Ok(pyo3::types::PyList::new(py, picked)?.into_any());
+        }
+        let i: isize = index.extract()?;
+        let n = self.moves.len() as isize;
+        let at = if i < 0 { i + n } else { i };
+        let m = usize::try_from(at)
+            .ok()
+            .and_then(|at| self.moves.get(at))
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("move index out of range"))?;
+        Ok(Bound::new(py, m.clone())?.into_any())
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        item.cast::<PyMove>()
+            .is_ok_and(|m| self.moves.contains(m.get()))
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = pyo3::types::PyList::new(py, self.moves.iter().cloned())?;
+        list.as_any().try_iter().map(Bound::into_any)
+    }
+
+    /// The number of legal moves (python-chess's `legal_moves.count()`).
+    fn count(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let texts: Vec<String> = self.moves.iter().map(PyMove::text).collect();
+        format!("<LegalMoves ({})>", texts.join(", "))
+    }
 }

@@ -18,7 +18,7 @@ pub fn board_svg(pos: &Position, last: Option<&PyMove>) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {size} {size}\" \
          width=\"{size}\" height=\"{size}\" font-family=\"sans-serif\">"
     );
-    let marked: Vec<Square> = last.map(|m| m.path.clone()).unwrap_or_default();
+    let marked: Vec<Square> = last.map(|m| m.path.iter().collect()).unwrap_or_default();
     for row in 0..8u8 {
         for col in 0..8u8 {
             let (x, y) = (u32::from(col) * CELL, u32::from(row) * CELL);
