@@ -12,7 +12,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::board::{numpy_u8, planes};
+use crate::board::{numpy_array, planes};
 use crate::moves::{first_path, parse_variant};
 
 /// The positions of the games, in order, and each game's end.
@@ -166,7 +166,7 @@ pub fn random_games_raw<'py>(
     let d = PyDict::new(py);
     d.set_item(
         "pieces",
-        numpy_u8(
+        numpy_array(
             py,
             &bytes_of(&b.pieces, u32::to_le_bytes),
             vec![n, 4],
@@ -176,35 +176,35 @@ pub fn random_games_raw<'py>(
     if planes {
         d.set_item(
             "planes",
-            numpy_u8(py, &b.planes, vec![n, 4, 8, 8], "uint8")?,
+            numpy_array(py, &b.planes, vec![n, 4, 8, 8], "uint8")?,
         )?;
     }
-    d.set_item("turn", numpy_u8(py, &b.turn, vec![n], "uint8")?)?;
+    d.set_item("turn", numpy_array(py, &b.turn, vec![n], "uint8")?)?;
     d.set_item(
         "action",
-        numpy_u8(py, &bytes_of(&b.action, u32::to_le_bytes), vec![n], "<u4")?,
+        numpy_array(py, &bytes_of(&b.action, u32::to_le_bytes), vec![n], "<u4")?,
     )?;
     d.set_item(
         "game",
-        numpy_u8(py, &bytes_of(&b.game, u32::to_le_bytes), vec![n], "<u4")?,
+        numpy_array(py, &bytes_of(&b.game, u32::to_le_bytes), vec![n], "<u4")?,
     )?;
     d.set_item(
         "ply",
-        numpy_u8(py, &bytes_of(&b.ply, u32::to_le_bytes), vec![n], "<u4")?,
+        numpy_array(py, &bytes_of(&b.ply, u32::to_le_bytes), vec![n], "<u4")?,
     )?;
     d.set_item(
         "value",
-        numpy_u8(py, &bytes_of(&b.value, i8::to_le_bytes), vec![n], "int8")?,
+        numpy_array(py, &bytes_of(&b.value, i8::to_le_bytes), vec![n], "int8")?,
     )?;
     let g = b.results.len();
     d.set_item(
         "results",
-        numpy_u8(py, &bytes_of(&b.results, i8::to_le_bytes), vec![g], "int8")?,
+        numpy_array(py, &bytes_of(&b.results, i8::to_le_bytes), vec![g], "int8")?,
     )?;
     d.set_item(
         "lengths",
-        numpy_u8(py, &bytes_of(&b.lengths, u32::to_le_bytes), vec![g], "<u4")?,
+        numpy_array(py, &bytes_of(&b.lengths, u32::to_le_bytes), vec![g], "<u4")?,
     )?;
-    d.set_item("finished", numpy_u8(py, &b.finished, vec![g], "bool")?)?;
+    d.set_item("finished", numpy_array(py, &b.finished, vec![g], "bool")?)?;
     Ok(d)
 }

@@ -6,7 +6,7 @@ use damiera::game::{DrawReason, Game, Verdict};
 use damiera::movegen::{legal_moves, parse_move, perft};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::PyByteArray;
 
 use crate::moves::{PyMove, expand, legal, parse_square, parse_variant};
 
@@ -147,8 +147,9 @@ pub fn planes(pos: &Position, out: &mut Vec<u8>) {
     }
 }
 
-/// A NumPy array of `bytes` in `shape` (uint8), through Python's numpy.
-pub fn numpy_u8<'py>(
+/// A NumPy array of `dtype` (a NumPy type name: `uint8`, `<u4`, ...) in `shape` over
+/// a copy of `bytes` (native order, writable), made by Python's numpy (no numpy crate).
+pub fn numpy_array<'py>(
     py: Python<'py>,
     bytes: &[u8],
     shape: Vec<usize>,
@@ -157,7 +158,7 @@ pub fn numpy_u8<'py>(
     let np = py.import("numpy")?;
     let array = np
         .getattr("frombuffer")?
-        .call1((PyBytes::new(py, bytes), dtype))?;
+        .call1((PyByteArray::new(py, bytes), dtype))?;
     array.call_method1("reshape", (shape,))
 }
 
@@ -323,7 +324,7 @@ impl Board {
     fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let mut bytes = Vec::with_capacity(256);
         planes(&self.position(), &mut bytes);
-        numpy_u8(py, &bytes, vec![4, 8, 8], "uint8")
+        numpy_array(py, &bytes, vec![4, 8, 8], "uint8")
     }
 
     /// A text diagram: `w`/`b` men, `W`/`B` kings, `.` empty dark squares.

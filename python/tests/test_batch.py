@@ -28,6 +28,7 @@ def test_random_games_replay_on_boards(variant):
         expected = 0 if outcome is None or outcome.winner is None else (
             1 if outcome.winner else -1)
         assert data["results"][g] == expected
+    assert data["planes"].flags.writeable and damiera.Board().to_planes().flags.writeable
     signs = np.where(data["turn"] == 1, 1, -1)
     assert np.array_equal(data["value"], data["results"][data["game"]] * signs)
 
