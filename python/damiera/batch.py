@@ -7,13 +7,16 @@ variant's rules give (no legal move, repetition, move limit, ending rules) or ``
 Deterministic for a ``seed``.
 """
 
+from typing import Any, Dict, Optional
+
 from ._damiera import random_games_raw as _raw
 
 __all__ = ["play_games"]
 
 
-def play_games(games, variant="italian", seed=0, max_plies=400, nodes=None, random_plies=0,
-               hash_mib=16, planes=True):
+def play_games(games: int, variant: str = "italian", seed: int = 0, max_plies: int = 400,
+               nodes: Optional[int] = None, random_plies: int = 0, hash_mib: int = 16,
+               planes: bool = True) -> Dict[str, Any]:
     """Plays ``games`` games and returns a dict of NumPy arrays.
 
     Per position where a move was played (``N`` of them, games one after another):

@@ -5,12 +5,16 @@ variant's default directory (``~/.local/share/damiera/egdb``, ``.../egdb/russian
 any directory given as ``path``.
 """
 
+import os
+from typing import Optional, Union
+
+from ._damiera import Board, Probe
 from ._damiera import egdb_probe as _probe
 
-__all__ = ["probe"]
+__all__ = ["Probe", "probe"]
 
 
-def probe(board, path=None):
+def probe(board: Board, path: Union[str, "os.PathLike[str]", None] = None) -> Optional[Probe]:
     """The databases' value of ``board``'s position for the side to move: a ``Probe`` with
     ``result`` (``"win"``, ``"loss"``, ``"draw"``) and ``plies`` to the end under best play,
     or ``None`` when the databases do not hold it. ``FileNotFoundError`` when there are no
