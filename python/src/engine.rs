@@ -35,6 +35,18 @@ pub struct Score {
     raw: i32,
 }
 
+impl Score {
+    /// As the library writes scores, but a side with no move (raw `-WIN`, 0 plies) has
+    /// lost: `loss in 0`, where the library's text, which tells a win from a loss by the
+    /// plies' sign, says `win in 0`.
+    fn text(&self) -> String {
+        match self.win_in() {
+            Some(0) if self.raw < 0 => "loss in 0".to_string(),
+            _ => text(self.raw),
+        }
+    }
+}
+
 #[pymethods]
 impl Score {
     /// Hundredths of a man, `None` for a proven win or loss.
@@ -53,7 +65,7 @@ impl Score {
     }
 
     /// Plies to the end of a result proven by the search or the databases (negative for a
-    /// loss), else `None`.
+    /// loss; 0 when the side to move has no move, lost), else `None`.
     #[getter]
     fn win_in(&self) -> Option<i32> {
         plies_to_end(self.raw).or(database_plies(self.raw))
@@ -77,11 +89,11 @@ impl Score {
     }
 
     fn __str__(&self) -> String {
-        text(self.raw)
+        self.text()
     }
 
     fn __repr__(&self) -> String {
-        format!("Score({:?})", text(self.raw))
+        format!("Score({:?})", self.text())
     }
 }
 
@@ -239,7 +251,8 @@ impl PyEngine {
     /// An engine for `variant` with `threads` search threads, a `hash_mib` MiB table, the
     /// endgame databases in `egdb_path` (by default those in the variant's default
     /// directory, when it exists) and the weights or network file `eval_file` (by default
-    /// the built-in weights).
+    /// the built-in weights). A board of another variant is searched with its variant's
+    /// built-in weights and without the databases.
     #[new]
     #[pyo3(signature = (variant = "italian", threads = 1, hash_mib = 64, egdb_path = None, eval_file = None))]
     fn new(

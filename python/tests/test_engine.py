@@ -71,6 +71,15 @@ def test_a_won_ending_is_a_win_in_n():
     assert info["score"].cp is None
 
 
+def test_a_side_without_moves_has_lost():
+    board = damiera.Board("italian", "W:W32:BK28")
+    with damiera.Engine(hash_mib=1) as engine:
+        info = engine.analyse(board, depth=3)
+        assert str(info["score"]) == "loss in 0" and info["score"].win_in == 0
+        assert info["score"].raw < 0 and info["pv"] == []
+        assert engine.play(board, depth=3).move is None
+
+
 def test_stop_from_another_thread():
     board = damiera.Board()
     limit = 2_000_000_000  # about five minutes: never reached when stop() works
