@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::moves::{PyMove, expand, legal, parse_square, parse_variant};
+use crate::moves::{PyMove, first_path, legal, parse_square, parse_variant};
 
 /// A board: the position reached, the moves that led there (with `pop()` to take them
 /// back) and the game's verdict under the variant's draw rules.
@@ -64,22 +64,16 @@ impl Board {
 /// by the path it gives when it gives every landing square, else by its first path.
 pub fn parse_text(pos: &Position, text: &str) -> PyResult<PyMove> {
     let mv = parse_move(pos, text).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let mut paths = Vec::new();
-    expand(pos, mv, &mut paths);
     let variant = pos.variant();
     let squares: Vec<Option<Square>> = text
         .trim()
         .split(['x', 'X', ':', '-'])
         .map(|t| variant.parse_square(t))
         .collect();
-    let chosen = paths
-        .iter()
-        .position(|m| m.path.iter().map(Some).eq(squares.iter().copied()))
-        .unwrap_or(0);
-    paths
+    let given = legal(pos)
         .into_iter()
-        .nth(chosen)
-        .ok_or_else(|| PyValueError::new_err(format!("illegal move {text:?}")))
+        .find(|m| m.mv == mv && m.path.iter().map(Some).eq(squares.iter().copied()));
+    Ok(given.unwrap_or_else(|| first_path(pos, mv)))
 }
 
 /// How a game ended: `winner` (`True` White, `False` Black, `None` a draw), the rule that

@@ -6,8 +6,17 @@ use damiera::movegen::{capture_paths, capture_separator, legal_moves};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// Size of the action space: from square × first landing square × last square.
-pub const ACTIONS: u32 = 32 * 32 * 32;
+/// Actions of one (from square, first landing square, last square): 32 × 32 × 32.
+pub const TRIPLES: u32 = 32 * 32 * 32;
+
+/// Paths told apart among those that share a triple (a long capture's: at most 6 in 9,000
+/// positions of long captures, tests/python/variant_moves.py's); a 17th and later would
+/// share the 16th's index.
+pub const RANKS: u32 = 16;
+
+/// Size of the action space: a triple and the path's rank among the legal paths that share
+/// it.
+pub const ACTIONS: u32 = TRIPLES * RANKS;
 
 /// The variant named `name`, or a `ValueError` naming it.
 pub fn parse_variant(name: &str) -> PyResult<Variant> {
@@ -103,6 +112,9 @@ pub struct PyMove {
     pub path: Path,
     pub crowns: bool,
     pub variant: Variant,
+    /// A capture's action index (see [`PyMove::action_index`]), set by [`legal`]; 0 for
+    /// a quiet move, whose index is its triple.
+    pub action: u32,
 }
 
 impl PyMove {
@@ -120,9 +132,18 @@ impl PyMove {
             .join(&sep)
     }
 
-    /// The action index: (from, first landing square, last square), each 0-31 in the
-    /// variant's numbering.
+    /// The action index (the getter `action`).
     pub fn action_index(&self) -> u32 {
+        if self.mv.is_capture() {
+            self.action
+        } else {
+            self.triple()
+        }
+    }
+
+    /// The triple (from, first landing square, last square), each 0-31 in the variant's
+    /// numbering: `(f * 32 + l) * 32 + t`.
+    pub fn triple(&self) -> u32 {
         let n = |sq: Square| u32::from(self.variant.number_of(sq)) - 1;
         let first = self.path.get(1).unwrap_or(self.mv.to());
         (n(self.mv.from()) * 32 + n(first)) * 32 + n(self.mv.to())
@@ -190,9 +211,11 @@ impl PyMove {
         damiera::movegen::hub_text_in(self.variant, self.mv)
     }
 
-    /// A stable index in `0..damiera.ACTIONS` (32768): (from, first landing square, last
-    /// square) in the variant's numbering, `(f * 32 + l) * 32 + t` with squares counted
-    /// from 0.
+    /// An index in `0..damiera.ACTIONS` (524288) that no other legal move of the position
+    /// has: `triple + 32768 * rank`, where `triple = (f * 32 + l) * 32 + t` numbers the
+    /// from square, the first landing square and the last square (counted from 0 in the
+    /// variant's numbering) and `rank` is the path's place, by its squares, among the legal
+    /// paths with that triple (0 but in long captures that come back by other ways).
     #[getter]
     fn action(&self) -> u32 {
         self.action_index()
@@ -222,6 +245,7 @@ pub fn expand(pos: &Position, mv: Move, out: &mut Vec<PyMove>) {
         path: Path::new(path),
         crowns,
         variant,
+        action: 0,
     };
     if mv.is_capture() {
         let paths = capture_paths(pos, mv);
@@ -251,19 +275,43 @@ pub fn legal(pos: &Position) -> Vec<PyMove> {
         })
     };
     out.sort_by_cached_key(key);
+    // Only captures can share a triple (quiet moves differ by from and to): a quiet move's
+    // action is its triple, made when asked for.
+    if out.first().is_some_and(|m| m.mv.is_capture()) {
+        for m in out.iter_mut() {
+            m.action = m.triple();
+        }
+        for i in 1..out.len() {
+            let triple = out[i].action;
+            let rank = out[..i]
+                .iter()
+                .filter(|m| m.action % TRIPLES == triple)
+                .count() as u32;
+            out[i].action = triple + TRIPLES * rank.min(RANKS - 1);
+        }
+    }
     out
 }
 
 /// The move `mv` of `pos` as a Python move, by its first capture path (as
 /// [`damiera::movegen::path_text`] writes it).
 pub fn first_path(pos: &Position, mv: Move) -> PyMove {
-    let mut out = Vec::new();
-    expand(pos, mv, &mut out);
-    out.into_iter().next().unwrap_or(PyMove {
+    let first = capture_paths(pos, mv).first().map(|p| Path::new(p));
+    let mut fallback = None;
+    for m in legal(pos) {
+        if m.mv == mv {
+            if first.is_none_or(|p| p == m.path) {
+                return m;
+            }
+            fallback.get_or_insert(m);
+        }
+    }
+    fallback.unwrap_or(PyMove {
         mv,
         path: Path::new(&[mv.from(), mv.to()]),
         crowns: false,
         variant: pos.variant(),
+        action: 0,
     })
 }
 
