@@ -14,9 +14,9 @@ Submodules: ``damiera.pdn`` (read and write PDN), ``damiera.egdb`` (endgame data
 ``damiera.batch`` (games played in Rust, as NumPy arrays, for training data).
 """
 
-from ._damiera import (ACTIONS, BLACK, VARIANTS, WHITE, Board, Engine, LegalMoves, Move,
-                       Outcome, PlayResult, Score, square_name)
+from ._damiera import (ACTIONS, BLACK, VARIANTS, WHITE, Board, Engine, LegalMoves, Limit,
+                       Move, Outcome, PlayResult, Score, square_name)
 from . import batch, egdb, pdn
 
-__all__ = ["ACTIONS", "BLACK", "VARIANTS", "WHITE", "Board", "Engine", "LegalMoves", "Move", "Outcome",
-           "PlayResult", "Score", "square_name", "batch", "egdb", "pdn"]
+__all__ = ["ACTIONS", "BLACK", "VARIANTS", "WHITE", "Board", "Engine", "LegalMoves", "Limit",
+           "Move", "Outcome", "PlayResult", "Score", "square_name", "batch", "egdb", "pdn"]

@@ -193,6 +193,53 @@ impl PyEngine {
     }
 }
 
+/// A search limit as python-chess writes it (`engine.analyse(board, damiera.Limit(depth=
+/// 12))`): `depth`, `nodes`, `time` (seconds); the first reached stops the search.
+#[pyclass(module = "damiera", name = "Limit", frozen, get_all)]
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time: Option<f64>,
+}
+
+#[pymethods]
+impl Limit {
+    #[new]
+    #[pyo3(signature = (depth = None, nodes = None, time = None))]
+    fn new(depth: Option<u32>, nodes: Option<u64>, time: Option<f64>) -> Limit {
+        Limit { depth, nodes, time }
+    }
+
+    fn __repr__(&self) -> String {
+        let show = |name: &str, v: Option<String>| v.map(|v| format!("{name}={v}"));
+        let parts: Vec<String> = [
+            show("depth", self.depth.map(|d| d.to_string())),
+            show("nodes", self.nodes.map(|n| n.to_string())),
+            show("time", self.time.map(|t| t.to_string())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        format!("Limit({})", parts.join(", "))
+    }
+}
+
+/// The keyword limits, each over the same field of `limit` when given.
+fn merged(
+    limit: Option<PyRef<'_, Limit>>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: Option<f64>,
+) -> PyResult<Limits> {
+    let l = limit.map(|l| *l);
+    limits(
+        depth.or(l.and_then(|l| l.depth)),
+        nodes.or(l.and_then(|l| l.nodes)),
+        time.or(l.and_then(|l| l.time)),
+    )
+}
+
 /// The limits from the keyword arguments; at least one is needed.
 fn limits(depth: Option<u32>, nodes: Option<u64>, time: Option<f64>) -> PyResult<Limits> {
     if depth.is_none() && nodes.is_none() && time.is_none() {
@@ -312,21 +359,23 @@ impl PyEngine {
             .unwrap_or(false)
     }
 
-    /// Analyses `board` to a limit (`depth`, `nodes` or `time` in seconds; the first reached
-    /// stops): an info dict (`score` from the side to move, `pv` as moves, `depth`,
+    /// Analyses `board` to a limit (`damiera.Limit`, or the keywords `depth`, `nodes`,
+    /// `time` in seconds; the first reached stops): an info dict (`score` from the side to move, `pv` as moves, `depth`,
     /// `nodes`, `time`, `nps`, `multipv`), or with `multipv=k` a list of the best k lines'.
     /// Draws score 0 (analysis: no contempt), a forced move is searched like any other.
-    #[pyo3(signature = (board, depth = None, nodes = None, time = None, multipv = None))]
+    #[pyo3(signature = (board, limit = None, *, depth = None, nodes = None, time = None, multipv = None))]
+    #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
         &self,
         py: Python<'py>,
         board: PyRef<'py, Board>,
+        limit: Option<PyRef<'py, Limit>>,
         depth: Option<u32>,
         nodes: Option<u64>,
         time: Option<f64>,
         multipv: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut limits = limits(depth, nodes, time)?;
+        let mut limits = merged(limit, depth, nodes, time)?;
         limits.analysis = true;
         if multipv.is_some_and(|k| !(1..=32).contains(&k)) {
             return Err(PyValueError::new_err("multipv must be 1..32"));
@@ -345,18 +394,19 @@ impl PyEngine {
         }
     }
 
-    /// The engine's move in `board` within the limit (`depth`, `nodes` or `time`): a
+    /// The engine's move in `board` within the limit (a `Limit`, or `depth`, `nodes`, `time`): a
     /// `PlayResult` with `move` (`None` when the side to move has lost), `ponder`, `info`.
-    #[pyo3(signature = (board, depth = None, nodes = None, time = None))]
+    #[pyo3(signature = (board, limit = None, *, depth = None, nodes = None, time = None))]
     fn play<'py>(
         &self,
         py: Python<'py>,
         board: PyRef<'py, Board>,
+        limit: Option<PyRef<'py, Limit>>,
         depth: Option<u32>,
         nodes: Option<u64>,
         time: Option<f64>,
     ) -> PyResult<PlayResult> {
-        let limits = limits(depth, nodes, time)?;
+        let limits = merged(limit, depth, nodes, time)?;
         let board = board.clone();
         let (result, elapsed) = self.search(py, &board, limits, 1)?;
         let pos = board.position();

@@ -27,6 +27,7 @@ fn _damiera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Outcome>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::Score>()?;
+    m.add_class::<engine::Limit>()?;
     m.add_class::<engine::PlayResult>()?;
     m.add_class::<pdn::PdnGameObj>()?;
     m.add_class::<pdn::Reading>()?;

@@ -53,7 +53,10 @@ def test_multipv_and_play():
         assert [line["multipv"] for line in lines] == [1, 2, 3]
         assert len({str(line["pv"][0]) for line in lines}) == 3
         assert lines[0]["score"].raw >= lines[1]["score"].raw >= lines[2]["score"].raw
-        result = engine.play(board, nodes=2000)
+        # python-chess's way: a Limit object, the same search as the keywords.
+        assert engine.analyse(board, damiera.Limit(depth=6))["nodes"] > 0
+        assert repr(damiera.Limit(depth=6, time=0.5)) == "Limit(depth=6, time=0.5)"
+        result = engine.play(board, damiera.Limit(nodes=2000))
         assert result.move in board.legal_moves
         board.push(result.move)
         assert result.ponder is None or result.ponder in board.legal_moves

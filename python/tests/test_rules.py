@@ -88,6 +88,16 @@ def test_move_lists_agree_with_themselves(variant):
             assert board.fen == before
 
 
+@pytest.mark.parametrize("variant", damiera.VARIANTS)
+def test_position_texts_round_trip(variant):
+    """FEN and Hub strings of random positions read back as the same position."""
+    for fen in random_positions(damiera, variant, 100, seed=3):
+        board = damiera.Board(variant, fen)
+        assert board.fen == fen
+        assert damiera.Board(variant, board.hub).fen == fen
+        assert damiera.Board(variant, board.hub).hub == board.hub
+
+
 def test_board_basics():
     board = damiera.Board()
     assert board.variant == "italian" and board.turn == damiera.WHITE
