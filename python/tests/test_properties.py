@@ -20,7 +20,7 @@ pdns = st.one_of(st.text(PDN_ALPHABET, max_size=300), st.binary(max_size=200),
                  st.builds(lambda tags, body: tags + "\n" + body,
                            st.text(PDN_ALPHABET, max_size=80),
                            st.text(MOVE_ALPHABET + "{}()*.", max_size=200)))
-SETTINGS = settings(max_examples=400, deadline=None,
+SETTINGS = settings(max_examples=400, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
