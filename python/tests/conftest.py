@@ -7,7 +7,12 @@ skipped; under CI=true it fails instead, so CI never passes by skipping.
 import os
 import random
 import sys
+import tempfile
 from pathlib import Path
+
+# Hypothesis keeps its files (.hypothesis/) out of the clone.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY",
+                      os.path.join(tempfile.gettempdir(), "damiera-hypothesis"))
 
 import pytest
 
