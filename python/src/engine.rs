@@ -380,7 +380,11 @@ impl PyEngine {
         if multipv.is_some_and(|k| !(1..=32).contains(&k)) {
             return Err(PyValueError::new_err("multipv must be 1..32"));
         }
-        let board = board.clone();
+        // A copy, the borrow ended: Python may use the board while the engine thinks.
+        let board: Board = {
+            let borrowed = board;
+            Board::clone(&borrowed)
+        };
         let (result, elapsed) = self.search(py, &board, limits, multipv.unwrap_or(1))?;
         match multipv {
             None => Ok(info(py, &board, &result, 0, elapsed)?.into_any()),
@@ -407,7 +411,11 @@ impl PyEngine {
         time: Option<f64>,
     ) -> PyResult<PlayResult> {
         let limits = merged(limit, depth, nodes, time)?;
-        let board = board.clone();
+        // A copy, the borrow ended: Python may use the board while the engine thinks.
+        let board: Board = {
+            let borrowed = board;
+            Board::clone(&borrowed)
+        };
         let (result, elapsed) = self.search(py, &board, limits, 1)?;
         let pos = board.position();
         let moves = line(&pos, &result.pv);

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -87,28 +88,47 @@ def test_stop_from_another_thread():
     board = damiera.Board()
     limit = 2_000_000_000  # about five minutes: never reached when stop() works
     with damiera.Engine(hash_mib=16) as engine:
-        started = threading.Event()
+        done = threading.Event()
 
         def stopper():
-            started.wait()
-            engine.stop()
+            # A stop that comes before the search has started is forgotten by it (as a
+            # Hub `stop` before `go`): ask until the search has answered.
+            while not done.wait(0.01):
+                engine.stop()
 
         thread = threading.Thread(target=stopper)
         thread.start()
-        started.set()
-        info = engine.analyse(board, nodes=limit)
-        thread.join()
+        try:
+            info = engine.analyse(board, nodes=limit)
+        finally:
+            done.set()
+            thread.join()
         assert info["nodes"] < limit and info["pv"]
         # The engine searches again after a stop.
         assert engine.analyse(board, depth=3)["depth"] == 3
+
+
+def test_the_board_stays_usable_while_the_engine_thinks():
+    board = damiera.Board()
+    with damiera.Engine(hash_mib=16) as engine:
+        infos = []
+        thread = threading.Thread(
+            target=lambda: infos.append(engine.analyse(board, nodes=2_000_000_000)))
+        thread.start()
+        time.sleep(0.2)  # let the search start
+        board.push("22-19")  # the engine searches a copy: the board is not borrowed
+        while thread.is_alive():
+            engine.stop()
+            thread.join(0.01)
+        assert board.ply == 1 and infos and infos[0]["pv"][0] in damiera.Board().legal_moves
 
 
 def test_keyboard_interrupt_stops_the_search():
     board = damiera.Board()
     with damiera.Engine(hash_mib=16) as engine:
         timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
         with pytest.raises(KeyboardInterrupt):
+            timer.start()
             engine.analyse(board, nodes=2_000_000_000)
         timer.join()
         assert engine.analyse(board, depth=3)["depth"] == 3
