@@ -8,6 +8,7 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -128,6 +129,9 @@ pub struct Running {
 pub struct PyEngine {
     running: Mutex<Option<Running>>,
     stopper: Stopper,
+    /// Set by `stop()`: the waiting thread passes it on to the search once the search has
+    /// started (a stop the search thread gets before its `go` is forgotten by it).
+    stop_asked: AtomicBool,
     variant: Variant,
 }
 
@@ -161,6 +165,7 @@ impl PyEngine {
                     .map_err(PyValueError::new_err)?;
             }
             let start = Instant::now();
+            self.stop_asked.store(false, Ordering::SeqCst);
             running.engine.go(GoRequest {
                 game,
                 limits,
@@ -177,6 +182,9 @@ impl PyEngine {
                     }
                     Ok(EngineEvent::Info(_)) => {}
                     Err(RecvTimeoutError::Timeout) => {
+                        if self.stop_asked.swap(false, Ordering::SeqCst) {
+                            running.engine.stop();
+                        }
                         if interrupted.is_none()
                             && let Err(e) = Python::attach(|py| py.check_signals())
                         {
@@ -338,6 +346,7 @@ impl PyEngine {
         let (engine, events) = Engine::spawn(options).map_err(PyValueError::new_err)?;
         Ok(PyEngine {
             stopper: engine.stopper(),
+            stop_asked: AtomicBool::new(false),
             running: Mutex::new(Some(Running { engine, events })),
             variant: v,
         })
@@ -432,6 +441,7 @@ impl PyEngine {
 
     /// Stops the running search (from another thread); its answer is returned as usual.
     fn stop(&self) {
+        self.stop_asked.store(true, Ordering::SeqCst);
         self.stopper.stop();
     }
 
