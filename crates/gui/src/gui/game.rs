@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::board::{Color, Move, Position, Variant};
 use crate::game::pdn::Fix;
-use crate::game::pdn::{PdnGame, PdnMove, parse_pdn, write_pdn};
+use crate::game::pdn::{PdnGame, PdnMove, Slot, number_word, parse_pdn, write_pdn};
 use crate::game::pdn_file::{describe, read_recovering_in};
 use crate::game::record::{RecordEnd, pdn_record};
 use crate::game::replay::replay_game_in;
@@ -497,14 +497,16 @@ fn opens_number(pos: &Position) -> bool {
     pos.side_to_move() == pos.variant().first_mover()
 }
 
-/// `N.` before a move of the variant's first mover (White; Black in English checkers),
-/// `N...` before the other side's move that opens a line.
+/// The move number before the move of `pos`'s side to move (PDN's rule,
+/// [`number_word`]): the variant's first mover (White; Black in English checkers) plays
+/// the first move of a number.
 fn push_number(words: &mut Vec<String>, pos: &Position, number: usize, opens: bool) {
-    if opens_number(pos) {
-        words.push(format!("{number}."));
-    } else if opens {
-        words.push(format!("{number}..."));
-    }
+    let slot = if opens_number(pos) {
+        Slot::First
+    } else {
+        Slot::Second
+    };
+    words.extend(number_word(number as u32, slot, opens));
 }
 
 /// PDN movetext of the line from `node` that starts with child `first`, variations in

@@ -4,7 +4,7 @@
 //! after each of them.
 
 use crate::board::{Move, Position};
-use crate::game::pdn::{PdnGame, Slot};
+use crate::game::pdn::{PdnGame, Slot, number_word};
 use crate::movegen::path_text;
 
 use super::{Marks, PlyVerdict, white_view_text};
@@ -50,11 +50,7 @@ fn variation(v: &PlyVerdict, number: u32, slot: Slot) -> String {
     let (mut number, mut slot) = (number, slot);
     let moves: Vec<Move> = v.best_pv.iter().copied().take(VARIATION_PLIES).collect();
     for (i, &mv) in moves.iter().enumerate() {
-        match slot {
-            Slot::First => words.push(format!("{number}.")),
-            Slot::Second if i == 0 => words.push(format!("{number}...")),
-            Slot::Second => {}
-        }
+        words.extend(number_word(number, slot, i == 0));
         words.push(path_text(&pos, mv));
         pos = pos.play(mv);
         if slot == Slot::Second {

@@ -38,7 +38,7 @@ mod writer;
 
 pub use model::{PdnError, PdnErrorKind, PdnGame, PdnMove, Slot};
 pub use reader::{Fix, PdnWarning, RecoveredGame, parse_pdn, recover_pdn};
-pub use writer::write_pdn;
+pub use writer::{number_word, write_pdn};
 
 use crate::board::Color;
 use lexer::*;

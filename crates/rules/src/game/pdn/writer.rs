@@ -47,11 +47,7 @@ impl PdnGame {
                 .checked_sub(1)
                 .and_then(|j| self.moves.get(j))
                 .is_some_and(|p| p.slot == Slot::First && p.number == m.number);
-            match m.slot {
-                Slot::First => words.push(format!("{}.", m.number)),
-                Slot::Second if !follows_first => words.push(format!("{}...", m.number)),
-                Slot::Second => {}
-            }
+            words.extend(number_word(m.number, m.slot, !follows_first));
             words.push(format!(
                 "{}{}",
                 m.text,
@@ -139,4 +135,17 @@ pub fn write_pdn(games: &[PdnGame]) -> String {
         .map(PdnGame::to_string)
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The move number written before a move in `slot` of `number`, if any: `N.` before a
+/// first move, `N...` before a second move that `opens` a line (the first move of a game
+/// or a variation, or one after a comment or variation), nothing before a second move
+/// that follows its first. Every PDN writer (games, the board's variations, the engine's
+/// lines in annotations) numbers by this rule.
+pub fn number_word(number: u32, slot: Slot, opens: bool) -> Option<String> {
+    match slot {
+        Slot::First => Some(format!("{number}.")),
+        Slot::Second if opens => Some(format!("{number}...")),
+        Slot::Second => None,
+    }
 }
