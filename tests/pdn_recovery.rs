@@ -282,7 +282,9 @@ fn damaged(game: &PdnGame, damage: Damage, at: f64) -> String {
             .replace("[White ", "[Bianco ")
             .replace("[Black ", "[Nero ")
             .replace("[Result ", "[Risultato "),
-        Damage::Cut => format!("{}\n\n", &text[..place(0)]),
+        // A cut keeps at least the game's first character: a cut at 0 leaves no game
+        // to read or to warn about.
+        Damage::Cut => format!("{}\n\n", &text[..place(0).max(1)]),
         Damage::StrayBrace(open) => {
             let i = place(header_end);
             let brace = if open { "{" } else { "}" };
