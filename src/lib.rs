@@ -19,13 +19,15 @@
 //!   record, replay, openings — every front end keeps its games here, so a game ends at
 //!   the same ply wherever it is played;
 //! - [`egdb`] (→ board, movegen): endgame databases;
+//! - [`book`] (→ board, movegen, rng): opening books — the open file format, read
+//!   without trusting it, and probed for a position's legal book moves;
 //! - [`search`] (→ memory, rng, board, movegen, clock, game, egdb): evaluation, transposition
 //!   table, alpha-beta under the game's move limit, time management, scores and their
 //!   text; reports through a callback, never prints; its entry point is private to the
 //!   crate;
-//! - [`engine`] (→ board, clock, game, egdb, search): the one way into the search —
-//!   [`engine::EngineOptions`], the blocking [`engine::Thinker`] and the search thread
-//!   [`engine::Engine`];
+//! - [`engine`] (→ rng, board, clock, game, egdb, book, search): the one way into the
+//!   search — [`engine::EngineOptions`], the blocking [`engine::Thinker`] and the search
+//!   thread [`engine::Engine`]; a book move is played before searching;
 //! - [`train`] (→ shard, rng, board, movegen, clock, game, search, engine): self-play data and
 //!   weight fitting;
 //! - [`protocol`] (→ board, clock): the Hub protocol's text both ways, and its client
@@ -39,12 +41,16 @@
 //!   Hub client;
 //! - [`gui`] (→ board, movegen, clock, game, search scores, protocol, review): the web
 //!   board, a Hub client;
+//! - [`bookbuild`] (→ shard, board, movegen, clock, game, book, engine): opening books made —
+//!   drop-out expansion with the engine's searches, in slices, merged; PDN imports;
 //! - [`cli`] (→ all): the command-line tools.
 //!
 //! The property checks over untrusted input that the fuzz targets (`fuzz/`) and the
 //! corpus tests run live outside the shipped library, in the dev crate `checks/`.
 
 pub mod board;
+pub mod book;
+pub mod bookbuild;
 #[cfg(feature = "native")]
 pub mod cli;
 pub mod clock;
