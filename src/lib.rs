@@ -32,7 +32,7 @@
 //!   weight fitting;
 //! - [`protocol`] (→ board, clock): the Hub protocol's text both ways, and its client
 //!   side (what the match runner and the board drive any Hub engine with);
-//! - [`hub`] (→ board, movegen, clock, game, search, engine, protocol): Damiera's engine
+//! - [`hub`] (→ board, movegen, clock, game, book, search, engine, protocol): Damiera's engine
 //!   side of the protocol (session, parameters);
 //! - [`review`] (→ board, movegen, game, search scores): a game's moves scored against
 //!   the best ones, `?`/`??` marks, the evaluation curve and the annotated PDN, the same

@@ -53,6 +53,9 @@ pub struct AnalyseArgs {
     /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
     #[arg(long)]
     pub egdb_path: Option<PathBuf>,
+    /// The opening book.
+    #[command(flatten)]
+    pub book: super::book::BookArg,
     /// Best moves reported per position (MultiPV), each in `lines` with its score and line.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
     pub multipv: u64,
@@ -107,6 +110,9 @@ pub struct Analysis {
     /// The result comes from the endgame databases (`win_in` is then their distance).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub egdb: bool,
+    /// The move is the opening book's (`--book`; depth 0, no nodes, its book value).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
     /// Completed depth.
     pub depth: u32,
     /// Nodes searched.
@@ -187,7 +193,7 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         .map(|p| Target::prepare(p, games.len()))
         .transpose()?;
     let limits = limits(args);
-    let engine = Thinker::new(EngineOptions {
+    let options = EngineOptions {
         tt_mib: args.tt_size as usize,
         threads: args.threads as usize,
         multipv: args.multipv as usize,
@@ -195,8 +201,8 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         weights: std::sync::Arc::clone(eval.weights()),
         egdb: load_databases(args.egdb_path.as_deref(), args.variant.variant).map_err(CliError)?,
         ..EngineOptions::default()
-    })
-    .map_err(CliError)?;
+    };
+    let engine = Thinker::new(args.book.apply(options, args.variant.variant)?).map_err(CliError)?;
     // What the PDN reader found, once the arguments are known to work.
     for line in report {
         eprintln!("{line}");
@@ -413,8 +419,10 @@ fn analyse(
     args: &AnalyseArgs,
 ) -> (Analysis, Option<PlyVerdict>) {
     let pos = &job.game.position();
-    let result = engine.think(&job.game, limits, |_| {});
+    let mut from_book = false;
+    let result = engine.think(&job.game, limits, |info| from_book |= info.book);
     let mut analysis = describe(pos, &result, args.multipv > 1);
+    analysis.book = from_book;
     // A database draw scores 0 like any other draw: say where it came from.
     analysis.egdb |= engine
         .options()
@@ -479,6 +487,7 @@ fn describe(pos: &Position, r: &SearchResult, with_lines: bool) -> Analysis {
         score: round2(in_men(r.score)),
         win_in: plies_to_end(r.score).or(database_plies(r.score)),
         egdb: database_plies(r.score).is_some(),
+        book: false,
         depth: r.depth,
         nodes: r.nodes,
         pv: path_line(pos, &r.pv),

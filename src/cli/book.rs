@@ -413,3 +413,48 @@ fn probe(path: &Path, fen: Option<&str>, json: bool, out: &mut impl Write) -> Re
     }
     Ok(())
 }
+
+/// How a book move is chosen (`--book-mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BookModeArg {
+    /// The move of best book value.
+    #[default]
+    Best,
+    /// At random among the moves within --book-margin of the best.
+    Varied,
+}
+
+/// `--book`, `--book-mode`, `--book-margin`: the opening book of a command that plays.
+#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct BookArg {
+    /// Opening book file (docs/book.md) the engine plays from before searching, or
+    /// `embedded` for the book shipped for the game [default: none].
+    #[arg(long)]
+    pub book: Option<String>,
+    /// How the book move is chosen.
+    #[arg(long, value_enum, default_value = "best")]
+    pub book_mode: BookModeArg,
+    /// Hundredths of a man below the best book move a varied choice may be.
+    #[arg(long, default_value_t = crate::engine::BOOK_MARGIN, value_parser = clap::value_parser!(i32).range(0..=1000))]
+    pub book_margin: i32,
+}
+
+impl BookArg {
+    /// `options` with this book (loaded here: a missing, damaged or foreign file, or a
+    /// book of another game than `game`, is a one-line error).
+    pub fn apply(&self, options: EngineOptions, game: Variant) -> Result<EngineOptions, CliError> {
+        let book = match self.book.as_deref() {
+            None | Some("off") => None,
+            Some("embedded") => crate::book::embedded(game).map(std::sync::Arc::new),
+            Some(path) => Some(std::sync::Arc::new(
+                Book::open_for(Path::new(path), game).map_err(|e| CliError(e.to_string()))?,
+            )),
+        };
+        Ok(EngineOptions {
+            book,
+            book_varied: self.book_mode == BookModeArg::Varied,
+            book_margin: self.book_margin,
+            ..options
+        })
+    }
+}

@@ -80,6 +80,9 @@ pub struct PlayArgs {
     /// [default: the variant's rule: 40 Italian and English, 15 Russian, 25 Brazilian].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub draw_moves: Option<u32>,
+    /// The opening book.
+    #[command(flatten)]
+    pub book: super::book::BookArg,
 }
 
 /// Parses a thinking time in seconds: a number above 0 and at most an hour.
@@ -830,14 +833,18 @@ pub fn run(
         Some(d) => Think::Depth(d),
         None => Think::Time(args.time),
     };
-    let engine = Thinker::new(EngineOptions {
+    let options = EngineOptions {
         tt_mib: TT_MIB,
         weights: std::sync::Arc::clone(eval.weights()),
         egdb: load_databases(args.egdb_path.as_deref(), start.variant())
             .map_err(std::io::Error::other)?,
         ..EngineOptions::default()
-    })
-    .map_err(std::io::Error::other)?;
+    };
+    let options = args
+        .book
+        .apply(options, start.variant())
+        .map_err(|e| std::io::Error::other(e.0))?;
+    let engine = Thinker::new(options).map_err(std::io::Error::other)?;
     let rules = super::variant_rules(args.variant.variant, args.draw_moves);
     let mut game = ConsoleGame::new(start, args.color.color(), think, engine).with_rules(rules);
     game.begin(out)?;

@@ -19,7 +19,9 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-pub use options::{CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name};
+pub use options::{
+    BOOK_MARGIN, CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name,
+};
 pub use thinker::{Stopper, Thinker};
 
 use crate::clock::Limits;

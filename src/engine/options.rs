@@ -8,12 +8,16 @@
 
 use std::sync::Arc;
 
+use crate::book::{Book, BookMode};
 use crate::egdb::Egdb;
 use crate::search::eval::embedded_weights;
 use crate::search::{PatternWeights, Style};
 
 /// The default contempt for draws, hundredths of a man.
 pub const CONTEMPT: i32 = 0;
+
+/// The default `book-margin`, hundredths of a man.
+pub const BOOK_MARGIN: i32 = 10;
 
 /// What every search of an engine runs with: table size, threads, features, MultiPV,
 /// contempt, the evaluation's weights and the endgame databases. (The draw rules are the
@@ -39,6 +43,14 @@ pub struct EngineOptions {
     pub weights: Arc<PatternWeights>,
     /// Endgame databases to probe (`None`: play without).
     pub egdb: Option<Arc<Egdb>>,
+    /// The opening book played from before searching (`None`: no book). Used in play,
+    /// not in analysis (`infinite`), pondering or MultiPV searches.
+    pub book: Option<Arc<Book>>,
+    /// Whether the book move is drawn at random among those within [`Self::book_margin`]
+    /// of the best (`book-mode=varied`) instead of the best (`best`).
+    pub book_varied: bool,
+    /// Hundredths of a man below the best book move a varied choice may be.
+    pub book_margin: i32,
 }
 
 impl Default for EngineOptions {
@@ -51,6 +63,9 @@ impl Default for EngineOptions {
             contempt: CONTEMPT,
             weights: embedded_weights(),
             egdb: None,
+            book: None,
+            book_varied: false,
+            book_margin: BOOK_MARGIN,
         }
     }
 }
@@ -70,6 +85,13 @@ impl PartialEq for EngineOptions {
                 (None, None) => true,
                 _ => false,
             }
+            && match (&self.book, &other.book) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+            && self.book_varied == other.book_varied
+            && self.book_margin == other.book_margin
     }
 }
 
@@ -101,6 +123,7 @@ pub struct Parameter {
 pub const MAX_TT_MIB: usize = 1 << 20;
 
 const STYLES: &[&str] = &["full", "hce", "baseline"];
+const BOOK_MODES: &[&str] = &["best", "varied"];
 
 impl EngineOptions {
     /// The engine parameters, in declaration order.
@@ -131,7 +154,26 @@ impl EngineOptions {
                 max: 100,
             },
         },
+        Parameter {
+            name: "book-mode",
+            kind: ParameterKind::Enum(BOOK_MODES),
+        },
+        Parameter {
+            name: "book-margin",
+            kind: ParameterKind::Int { min: 0, max: 1000 },
+        },
     ];
+
+    /// How the book move is chosen: [`BookMode::Best`], or varied within the margin.
+    pub fn book_mode(&self) -> BookMode {
+        if self.book_varied {
+            BookMode::Varied {
+                margin: self.book_margin,
+            }
+        } else {
+            BookMode::Best
+        }
+    }
 
     /// The value of parameter `name` as text, `None` for a name that is not an engine
     /// parameter.
@@ -142,6 +184,8 @@ impl EngineOptions {
             "style" => style_name(self.style).to_string(),
             "multipv" => self.multipv.to_string(),
             "contempt" => self.contempt.to_string(),
+            "book-mode" => BOOK_MODES[usize::from(self.book_varied)].to_string(),
+            "book-margin" => self.book_margin.to_string(),
             _ => return None,
         })
     }
@@ -160,6 +204,8 @@ impl EngineOptions {
             "style" => self.style = [Style::FULL, Style::HCE, Style::BASELINE][checked as usize],
             "multipv" => self.multipv = checked as usize,
             "contempt" => self.contempt = checked as i32,
+            "book-mode" => self.book_varied = checked == 1,
+            "book-margin" => self.book_margin = checked as i32,
             _ => return Ok(false),
         }
         Ok(true)
