@@ -45,7 +45,8 @@ pub enum Sides {
 pub struct BuildOptions {
     /// Depth of every leaf search.
     pub depth: u32,
-    /// Stop when the book holds this many positions.
+    /// Stop when the book holds this many positions (or more: at the end of the round
+    /// that reaches it, a multiple of `batch`).
     pub positions: usize,
     /// Leaf searches run at once.
     pub threads: usize,
@@ -168,8 +169,12 @@ pub fn build(
 
     while tree.nodes.len() < options.positions {
         let grow_from = region.as_ref().map(|own| reachable(tree, own));
-        let room = options.positions - tree.nodes.len();
-        let leaves = select(tree, options, grow_from.as_ref(), options.batch.min(room));
+        // Rounds end at multiples of the batch (the last one too, past `positions` if
+        // need be), so that a build stopped and resumed makes the rounds of a build
+        // never stopped, and the same book.
+        let batch = options.batch.max(1);
+        let size = batch - tree.nodes.len() % batch;
+        let leaves = select(tree, options, grow_from.as_ref(), size);
         if leaves.is_empty() {
             break;
         }

@@ -86,7 +86,8 @@ pub enum BookAction {
         /// Depth of every leaf search.
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=40))]
         depth: u32,
-        /// Stop when the book holds this many positions.
+        /// Stop when the book holds this many positions (at the end of the round that
+        /// reaches it: a multiple of --batch).
         #[arg(long, default_value_t = 1000)]
         positions: usize,
         /// Leaf searches at once.
