@@ -470,7 +470,7 @@ fn the_hub_plays_book_moves_and_reports_them() {
         "{line}"
     );
     send("quit");
-    drop(send);
+    drop(input);
     assert!(child.wait().unwrap().success());
 }
 

@@ -66,7 +66,7 @@ fn original(game: Variant) -> Original {
     // The book holds the first 65 positions (the start, those after one and two moves,
     // a few after three); the others are probed too.
     for (i, p) in positions.iter().enumerate() {
-        if i >= 1 + 64 {
+        if i > 64 {
             break;
         }
         for (j, &mv) in legal_moves(p).as_slice().iter().enumerate() {

@@ -3,7 +3,7 @@
 //!
 //! - [`key`]: the book key of a position (pieces, side to move, the game), from a table
 //!   any program can draw with SplitMix64;
-//! - [`format`]: the file (header, 32-byte entries sorted by key and move, checksum)
+//! - [`format`](mod@format): the file (header, 32-byte entries sorted by key and move, checksum)
 //!   written and read, every field checked;
 //! - [`Book`]: the entries of one game in memory; [`Book::probe`] gives a position's book
 //!   moves, each checked to be a legal move of that position (a colliding key, or a

@@ -17,6 +17,9 @@ pub struct ImportReport {
     pub left_out: usize,
 }
 
+/// A move of a position: its book key and its encoded move ([`encode`]).
+type MoveKey = (u64, (u8, u8, u32, u8));
+
 /// The winner of a PDN result token: `Some(None)` a draw, `None` no result.
 fn winner(token: &str) -> Option<Option<Color>> {
     match token {
@@ -30,7 +33,7 @@ fn winner(token: &str) -> Option<Option<Color>> {
 /// The book of the first `plies` plies of the games of `reads` that are of `game` and
 /// have a result (the PDN convention: `1-0` a win for White, whoever moved first).
 pub fn import(game: Variant, reads: &[PdnRead], plies: usize) -> (Book, ImportReport) {
-    let mut counts: HashMap<(u64, (u8, u8, u32, u8)), (u32, u32, u32)> = HashMap::new();
+    let mut counts: HashMap<MoveKey, (u32, u32, u32)> = HashMap::new();
     let mut report = ImportReport::default();
     for file_game in reads.iter().flat_map(|r| &r.games) {
         let replay = &file_game.replay;
