@@ -10,8 +10,7 @@
 //!   file that passed its checksum but lies, gives no move rather than a wrong one);
 //!   [`Book::choose`] picks one under a [`BookMode`].
 //!
-//! The book a program ships for a game is [`embedded`] (none yet: the data files are
-//! built with `damiera book build`).
+//! The books shipped for Italian and English are [`embedded`] (`book=embedded`).
 
 pub mod format;
 pub mod key;
@@ -256,10 +255,25 @@ pub fn encode(game: Variant, mv: Move) -> (u8, u8, u32, u8) {
     )
 }
 
-/// The shipped book of `game`, if one is shipped (none yet).
+/// The books shipped for the games that have one (Italian and English, built from the
+/// start position: `docs/book.md`), kept beside this room and built into the native
+/// binary (not into the browser build, whose download they would grow).
+#[cfg(feature = "native")]
+const SHIPPED: [(Variant, &[u8]); 2] = [
+    (Variant::Italian, include_bytes!("italian.book")),
+    (Variant::English, include_bytes!("english.book")),
+];
+#[cfg(not(feature = "native"))]
+const SHIPPED: [(Variant, &[u8]); 0] = [];
+
+/// The shipped book of `game`, if one is shipped (read, and checked, as any file is:
+/// `None` too if it were damaged, which a unit test rules out).
 pub fn embedded(game: Variant) -> Option<Book> {
-    let _ = game;
-    None
+    SHIPPED
+        .iter()
+        .find(|(g, _)| *g == game)
+        .and_then(|(_, bytes)| Book::from_bytes(bytes).ok())
+        .filter(|book| book.game() == game)
 }
 
 #[cfg(test)]

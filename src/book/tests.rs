@@ -128,3 +128,15 @@ fn damaged_files_are_refused_with_one_line() {
     off[0].from = 33;
     assert!(refuse(&format::write(game, &off)).contains("off the board"));
 }
+
+#[test]
+fn the_shipped_books_read_and_cover_their_start() {
+    for game in [Variant::Italian, Variant::English] {
+        let book = embedded(game).unwrap();
+        assert_eq!(book.game(), game);
+        assert!(book.positions() > 1000, "{game}: {}", book.positions());
+        let start = Position::start_of(game);
+        assert_eq!(book.probe(&start).len(), legal_moves(&start).len());
+    }
+    assert!(embedded(Variant::Russian).is_none());
+}

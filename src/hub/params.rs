@@ -284,6 +284,27 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_book_follows_the_variant() {
+        let mut p = Params::default();
+        assert!(p.engine.book.is_none(), "no book unless asked for");
+        assert!(p.set("book", "embedded").is_ok());
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::Italian)
+        );
+        assert!(p.set("variant", "russian").is_ok());
+        assert!(p.engine.book.is_none(), "none shipped for Russian");
+        assert!(p.set("variant", "english").is_ok());
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::English)
+        );
+        assert!(p.set("book", "off").is_ok());
+        assert!(p.engine.book.is_none());
+        assert_eq!(p.book, "off");
+    }
+
+    #[test]
     fn variant_picks_its_rules_unless_draw_moves_is_set() {
         let mut p = Params::default();
         assert_eq!(p.draw_moves(), 40);
