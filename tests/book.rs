@@ -509,3 +509,50 @@ fn varied_books_give_varied_games() {
         "100 varied games reached {varied} positions after 6 plies"
     );
 }
+
+#[test]
+fn verify_flags_a_book_move_a_fresh_search_finds_bad() {
+    let game = Variant::Italian;
+    let roots = [Position::start()];
+    let book = built(game, 3, 8);
+    let engine = EngineOptions {
+        tt_mib: 1,
+        ..EngineOptions::default()
+    };
+    let tree = Tree::load(&book, &roots);
+    let honest = bookbuild::verify::verify(&tree, 3, 10, 2, &engine).unwrap();
+    assert_eq!(honest.positions, 8);
+    assert!(honest.moves >= 8);
+    // A position's worst move that the book does not follow, made the book's best.
+    let mut tree = tree;
+    let expanded: BTreeSet<u64> = tree.nodes.keys().copied().collect();
+    let mut keys: Vec<u64> = expanded.iter().copied().collect();
+    keys.sort();
+    let key = keys
+        .into_iter()
+        .find(|k| {
+            tree.nodes[k]
+                .edges
+                .iter()
+                .any(|e| !expanded.contains(&e.child))
+        })
+        .unwrap();
+    let node = tree.nodes.get_mut(&key).unwrap();
+    let position = node.position;
+    let edge = node
+        .edges
+        .iter_mut()
+        .filter(|e| !expanded.contains(&e.child))
+        .min_by_key(|e| e.search.map(|s| s.0))
+        .unwrap();
+    edge.search = Some((500, 3));
+    tree.minimax();
+    let checked = bookbuild::verify::verify(&tree, 3, 10, 2, &engine).unwrap();
+    let flagged: Vec<_> = checked
+        .exceptions
+        .iter()
+        .filter(|e| e.position == position)
+        .collect();
+    assert_eq!(flagged.len(), 1, "{:?}", checked.exceptions);
+    assert!(flagged[0].best.1 - flagged[0].fresh > 10);
+}

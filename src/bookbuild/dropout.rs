@@ -327,7 +327,7 @@ fn expand(
         }
     }
     let results = search_all(&jobs, options.depth, thinkers);
-    for ((key, _), (score, depth, nodes)) in jobs.iter().zip(results) {
+    for ((key, _), (score, depth, nodes, _)) in jobs.iter().zip(results) {
         cache.insert(*key, (super::tree::back_up(score), depth));
         report.searches += 1;
         report.nodes += nodes;
@@ -348,11 +348,19 @@ fn expand(
     }
 }
 
+/// A search's score, depth, nodes and best move.
+pub(crate) type Searched = (i32, u8, u64, Option<Move>);
+
 /// Searches every job's position to `depth`, spread over the thinkers' threads; each
-/// search starts on a cleared table. Returns (score, depth, nodes) in job order.
-fn search_all(jobs: &[(u64, Position)], depth: u32, thinkers: &[Thinker]) -> Vec<(i32, u8, u64)> {
+/// search starts on a cleared table. Returns (score, depth, nodes, best move) in job
+/// order.
+pub(crate) fn search_all(
+    jobs: &[(u64, Position)],
+    depth: u32,
+    thinkers: &[Thinker],
+) -> Vec<Searched> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(i32, u8, u64)>>> = Mutex::new(vec![None; jobs.len()]);
+    let results: Mutex<Vec<Option<Searched>>> = Mutex::new(vec![None; jobs.len()]);
     std::thread::scope(|scope| {
         for thinker in thinkers {
             let (next, results) = (&next, &results);
@@ -364,7 +372,7 @@ fn search_all(jobs: &[(u64, Position)], depth: u32, thinkers: &[Thinker]) -> Vec
                     };
                     thinker.new_game();
                     let r = thinker.think(&Game::new(*position), &Limits::depth(depth), |_| {});
-                    let found = (r.score, r.depth.min(255) as u8, r.nodes);
+                    let found = (r.score, r.depth.min(255) as u8, r.nodes, r.best);
                     if let Ok(mut all) = results.lock()
                         && let Some(slot) = all.get_mut(i)
                     {
@@ -378,6 +386,6 @@ fn search_all(jobs: &[(u64, Position)], depth: u32, thinkers: &[Thinker]) -> Vec
         .into_inner()
         .unwrap_or_default()
         .into_iter()
-        .map(|r| r.unwrap_or((0, 0, 0)))
+        .map(|r| r.unwrap_or((0, 0, 0, None)))
         .collect()
 }

@@ -1,10 +1,12 @@
 //! Opening books made: grown by drop-out expansion with the engine's searches
 //! ([`dropout`]), in slices that [`merge`] joins, or imported from PDN games
-//! ([`import`]); the book as a graph of positions while it is made ([`tree`]).
+//! ([`import`]); the book as a graph of positions while it is made ([`tree`]); a book
+//! checked against fresh, deeper searches ([`verify`]).
 
 pub mod dropout;
 pub mod import;
 pub mod tree;
+pub mod verify;
 
 pub use dropout::{BuildOptions, BuildReport, Sides, build};
 pub use tree::Tree;

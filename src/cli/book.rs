@@ -160,6 +160,30 @@ pub enum BookAction {
         #[arg(long, default_value_t = 24)]
         plies: usize,
     },
+    /// Check a book against fresh searches: every move within --margin of its
+    /// position's best book move, searched again to --depth, must be within --margin of
+    /// the best of all its position's moves searched the same way; prints the
+    /// exceptions, then a summary.
+    Verify {
+        /// The book file.
+        #[arg(long)]
+        book: PathBuf,
+        /// The roots the book was built from.
+        #[command(flatten)]
+        roots: RootArgs,
+        /// Depth of the searches (of the positions after each move).
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Hundredths of a man: the moves checked, and the gap that makes an exception.
+        #[arg(long, default_value_t = crate::engine::BOOK_MARGIN, value_parser = clap::value_parser!(i32).range(0..=1000))]
+        margin: i32,
+        /// Searches at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
+        #[arg(long)]
+        egdb_path: Option<PathBuf>,
+    },
     /// The book moves of a position, best first.
     Probe {
         /// The book file.
@@ -226,6 +250,55 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<(), CliError> {
             .map_err(io)
         }
         BookAction::Build { .. } => build(&args.action, out),
+        BookAction::Verify {
+            book,
+            roots,
+            depth,
+            margin,
+            threads,
+            egdb_path,
+        } => {
+            let game = roots.variant.variant;
+            let opened = Book::open_for(book, game).map_err(|e| CliError(e.to_string()))?;
+            let tree = Tree::load(&opened, &roots.roots()?);
+            let engine = EngineOptions {
+                tt_mib: 16,
+                egdb: load_databases(egdb_path.as_deref(), game).map_err(CliError)?,
+                ..EngineOptions::default()
+            };
+            let started = Instant::now();
+            let v = bookbuild::verify::verify(&tree, *depth, *margin, *threads as usize, &engine)
+                .map_err(CliError)?;
+            let text = |m| hub_text_in(game, m);
+            for e in &v.exceptions {
+                writeln!(
+                    out,
+                    "{} {}: book {}, fresh {}; best {} {} (gap {:.2})",
+                    e.position.to_fen(),
+                    text(e.mv),
+                    men16(e.book),
+                    men16(e.fresh),
+                    e.best.0.map(text).unwrap_or_default(),
+                    men16(e.best.1),
+                    f64::from(e.best.1 - e.fresh) / 100.0
+                )
+                .map_err(io)?;
+            }
+            writeln!(
+                out,
+                "{}: {} positions, {} book moves within {:.2} checked at depth {}: {} exceptions; {} searches, {} nodes, {:.1} s",
+                book.display(),
+                v.positions,
+                v.moves,
+                f64::from(*margin) / 100.0,
+                depth,
+                v.exceptions.len(),
+                v.searches,
+                v.nodes,
+                started.elapsed().as_secs_f64()
+            )
+            .map_err(io)
+        }
     }
 }
 
@@ -332,6 +405,11 @@ fn build(action: &BookAction, out: &mut impl Write) -> Result<(), CliError> {
 
 /// A value in men, as the Hub writes scores.
 fn men(value: i16) -> String {
+    men16(i32::from(value))
+}
+
+/// [`men`] of a wider value.
+fn men16(value: i32) -> String {
     format!("{:+.2}", f64::from(value) / 100.0)
 }
 
