@@ -520,7 +520,7 @@ fn verify_flags_a_book_move_a_fresh_search_finds_bad() {
         ..EngineOptions::default()
     };
     let tree = Tree::load(&book, &roots);
-    let honest = bookbuild::verify::verify(&tree, 3, 10, 2, &engine).unwrap();
+    let honest = bookbuild::verify::verify(&tree, 3, 10, 2, &engine, usize::MAX).unwrap();
     assert_eq!(honest.positions, 8);
     assert!(honest.moves >= 8);
     // A position's worst move that the book does not follow, made the book's best.
@@ -547,7 +547,7 @@ fn verify_flags_a_book_move_a_fresh_search_finds_bad() {
         .unwrap();
     edge.search = Some((500, 3));
     tree.minimax();
-    let checked = bookbuild::verify::verify(&tree, 3, 10, 2, &engine).unwrap();
+    let checked = bookbuild::verify::verify(&tree, 3, 10, 2, &engine, usize::MAX).unwrap();
     let flagged: Vec<_> = checked
         .exceptions
         .iter()

@@ -39,13 +39,15 @@ pub struct Verified {
 
 /// Checks every book move of `tree` within `margin` of its position's best book value:
 /// the positions after every move of its position searched to `depth`, the move an
-/// exception when its fresh value is more than `margin` below the best fresh value.
+/// exception when its fresh value is more than `margin` below the best fresh value. Only
+/// positions at most `max_ply` plies from a root are checked.
 pub fn verify(
     tree: &Tree,
     depth: u32,
     margin: i32,
     threads: usize,
     engine: &EngineOptions,
+    max_ply: usize,
 ) -> Result<Verified, String> {
     let engine = EngineOptions {
         threads: 1,
@@ -58,7 +60,7 @@ pub fn verify(
     keys.sort();
     let mut checked: Vec<(Position, Vec<(Move, i32)>)> = Vec::new();
     for key in keys {
-        let Some(node) = tree.nodes.get(key) else {
+        let Some(node) = tree.nodes.get(key).filter(|n| n.ply <= max_ply) else {
             continue;
         };
         let top = node.edges.iter().map(|e| e.value).max().unwrap_or(0);

@@ -180,6 +180,9 @@ pub enum BookAction {
         /// Searches at once.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
+        /// Only positions at most this many plies from a root [default: all].
+        #[arg(long)]
+        plies: Option<usize>,
         /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
         #[arg(long)]
         egdb_path: Option<PathBuf>,
@@ -256,6 +259,7 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<(), CliError> {
             depth,
             margin,
             threads,
+            plies,
             egdb_path,
         } => {
             let game = roots.variant.variant;
@@ -267,8 +271,15 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<(), CliError> {
                 ..EngineOptions::default()
             };
             let started = Instant::now();
-            let v = bookbuild::verify::verify(&tree, *depth, *margin, *threads as usize, &engine)
-                .map_err(CliError)?;
+            let v = bookbuild::verify::verify(
+                &tree,
+                *depth,
+                *margin,
+                *threads as usize,
+                &engine,
+                plies.unwrap_or(usize::MAX),
+            )
+            .map_err(CliError)?;
             let text = |m| hub_text_in(game, m);
             for e in &v.exceptions {
                 writeln!(
