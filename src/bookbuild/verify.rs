@@ -35,6 +35,24 @@ pub struct Verified {
     pub nodes: u64,
     /// The moves outside the margin.
     pub exceptions: Vec<Exception>,
+    /// Every fresh search: the book key of a position checked, a move, its fresh value
+    /// (side to move there) and depth ([`refresh`] writes them into the book).
+    pub fresh: Vec<(u64, Move, i32, u8)>,
+}
+
+/// `tree` with the fresh searches of a check as its moves' own searches, values
+/// minimaxed again: a book deepened where it was checked.
+pub fn refresh(tree: &mut Tree, verified: &Verified) {
+    for &(key, mv, value, depth) in &verified.fresh {
+        if let Some(edge) = tree
+            .nodes
+            .get_mut(&key)
+            .and_then(|n| n.edges.iter_mut().find(|e| e.mv == mv))
+        {
+            edge.search = Some((value, depth));
+        }
+    }
+    tree.minimax();
 }
 
 /// Checks every book move of `tree` within `margin` of its position's best book value:
@@ -94,6 +112,11 @@ pub fn verify(
             .iter()
             .map(|&m| (m, results.next().map_or(0, |r| back_up(r.0))))
             .collect();
+        let key = crate::book::key::book_key(position);
+        let searched = u8::try_from(depth).unwrap_or(u8::MAX);
+        verified
+            .fresh
+            .extend(fresh.iter().map(|&(m, v)| (key, m, v, searched)));
         let Some(&(best_move, best)) = fresh.iter().max_by_key(|(_, v)| *v) else {
             continue;
         };

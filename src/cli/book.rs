@@ -183,6 +183,10 @@ pub enum BookAction {
         /// Only positions at most this many plies from a root [default: all].
         #[arg(long)]
         plies: Option<usize>,
+        /// Also write the book with the fresh searches as its moves' searches, values
+        /// minimaxed again (the checked positions deepened) to this file.
+        #[arg(long)]
+        refresh: Option<PathBuf>,
         /// Endgame database directory [default: $XDG_DATA_HOME/damiera/egdb, used when present].
         #[arg(long)]
         egdb_path: Option<PathBuf>,
@@ -260,11 +264,12 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<(), CliError> {
             margin,
             threads,
             plies,
+            refresh,
             egdb_path,
         } => {
             let game = roots.variant.variant;
             let opened = Book::open_for(book, game).map_err(|e| CliError(e.to_string()))?;
-            let tree = Tree::load(&opened, &roots.roots()?);
+            let mut tree = Tree::load(&opened, &roots.roots()?);
             let engine = EngineOptions {
                 tt_mib: 16,
                 egdb: load_databases(egdb_path.as_deref(), game).map_err(CliError)?,
@@ -294,6 +299,10 @@ pub fn run(args: &BookArgs, out: &mut impl Write) -> Result<(), CliError> {
                     f64::from(e.best.1 - e.fresh) / 100.0
                 )
                 .map_err(io)?;
+            }
+            if let Some(path) = refresh {
+                bookbuild::verify::refresh(&mut tree, &v);
+                save(&tree.to_book(), path)?;
             }
             writeln!(
                 out,
