@@ -23,7 +23,7 @@ NICE=${NICE:-15}
 TIMEOUT=${TIMEOUT:-10}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(position pdn hub_session egdb weights web_api)
+    targets=(position pdn hub_session egdb book weights web_api)
 fi
 cargo +nightly fuzz build --sanitizer none
 # Allocations of a few hundred KB per execution (the weights target's 236 KB file) would

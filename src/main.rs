@@ -40,6 +40,7 @@ fn main() -> ExitCode {
             reading_exit(tool_exit(|out| cli::analyse::run(&args, &eval, out)))
         }
         Some(Tool::Egdb(args)) => done(tool_exit(|out| cli::egdb::run(&args, out))),
+        Some(Tool::Book(args)) => done(tool_exit(|out| cli::book::run(&args, out))),
         Some(Tool::Tune(args)) => reading_exit(tool_exit(|out| cli::tune::run(&args, out))),
         Some(Tool::Gui(args)) => done(tool_exit(|out| cli::gui::run(&args, out))),
         Some(Tool::Selfplay(args)) => done(tool_exit(|out| cli::selfplay::run(&args, &eval, out))),

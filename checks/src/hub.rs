@@ -108,6 +108,7 @@ impl FakeEngine {
                 time: Duration::from_millis(tick % 100_000),
                 pv,
                 multipv: 1 + (tick % 3) as usize,
+                book: false,
             }));
         }
         let waits = request.limits.infinite || (request.ponder && !hit);

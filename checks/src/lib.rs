@@ -17,9 +17,11 @@
 //! - [`weights`]: weights files of the pattern evaluation.
 //! - [`network`]: network files of the network evaluation.
 //! - [`egdb`]: endgame table files (header, index, blocks).
+//! - [`book`]: opening book files (header, entries, checksum) and their probes.
 //! - [`hub`]: a Hub session fed lines, over a stand-in engine and clock.
 //! - [`web`]: the web board's JSON API fed requests, body to handler, no network.
 
+pub mod book;
 pub mod egdb;
 pub mod hub;
 pub mod network;

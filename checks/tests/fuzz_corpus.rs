@@ -12,11 +12,12 @@ use damiera_checks::{self as checks, Checked};
 
 type Check = fn(&[u8]) -> Checked;
 
-const TARGETS: [(&str, Check); 7] = [
+const TARGETS: [(&str, Check); 8] = [
     ("hub_session", checks::hub::check),
     ("position", checks::position::check),
     ("pdn", checks::pdn::check),
     ("egdb", checks::egdb::check),
+    ("book", checks::book::check),
     ("weights", checks::weights::check),
     ("network", checks::network::check),
     ("web_api", checks::web::check),
@@ -174,6 +175,25 @@ fn write_seed_corpora() {
             "egdb",
             &format!("cut-{}", original.name),
             vec![2 | i as u8, 0xFF, 0xFF, 128],
+        );
+    }
+    for (i, original) in checks::book::originals().iter().enumerate() {
+        let mut file = vec![i as u8];
+        file.extend_from_slice(&original.bytes);
+        add("book", &format!("original-{i}"), file);
+        // An entry's from square, its flags, and a header field; the file cut.
+        for (mode, at, byte) in [(2u8, 40u16, 33u8), (4, 42, 0x80), (4, 40, 5), (2, 10, 21)] {
+            let [lo, hi] = at.to_le_bytes();
+            add(
+                "book",
+                &format!("edit-{i}-{mode}-{at}"),
+                vec![mode | i as u8, lo, hi, byte],
+            );
+        }
+        add(
+            "book",
+            &format!("cut-{i}"),
+            vec![2 | i as u8, 0xFF, 0xFF, 9],
         );
     }
     let header = damiera::search::eval::EMBEDDED_FILE[..24].to_vec();

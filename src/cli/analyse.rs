@@ -52,6 +52,9 @@ pub struct AnalyseArgs {
     /// `lines` with its score and line).
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The opening book.
+    #[command(flatten)]
+    pub book: super::book::BookArg,
     /// A played move losing at least this many men (against the best move) is a mistake
     /// (`?` in --annotate).
     #[arg(long, default_value_t = 0.3, value_parser = parse_men)]
@@ -103,6 +106,9 @@ pub struct Analysis {
     /// The result comes from the endgame databases (`win_in` is then their distance).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub egdb: bool,
+    /// The move is the opening book's (`--book`; depth 0, no nodes, its book value).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
     /// Completed depth.
     pub depth: u32,
     /// Nodes searched.
@@ -188,7 +194,10 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
         egdb: load_databases(args.egdb_path.as_deref(), args.variant.variant).map_err(CliError)?,
         ..EngineOptions::default()
     });
-    let engine = Thinker::new(options.map_err(CliError)?).map_err(CliError)?;
+    let options = args
+        .book
+        .apply(options.map_err(CliError)?, args.variant.variant)?;
+    let engine = Thinker::new(options).map_err(CliError)?;
     // What the PDN reader found, once the arguments are known to work.
     for line in report {
         eprintln!("{line}");
@@ -405,8 +414,10 @@ fn analyse(
     args: &AnalyseArgs,
 ) -> (Analysis, Option<PlyVerdict>) {
     let pos = &job.game.position();
-    let result = engine.think(&job.game, limits, |_| {});
+    let mut from_book = false;
+    let result = engine.think(&job.game, limits, |info| from_book |= info.book);
     let mut analysis = describe(pos, &result, engine.options().multipv > 1);
+    analysis.book = from_book;
     // A database draw scores 0 like any other draw: say where it came from.
     analysis.egdb |= engine
         .options()
@@ -471,6 +482,7 @@ fn describe(pos: &Position, r: &SearchResult, with_lines: bool) -> Analysis {
         score: round2(in_men(r.score)),
         win_in: plies_to_end(r.score).or(database_plies(r.score)),
         egdb: database_plies(r.score).is_some(),
+        book: false,
         depth: r.depth,
         nodes: r.nodes,
         pv: path_line(pos, &r.pv),

@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod board_view;
+pub mod book;
 pub mod egdb;
 pub mod engine_args;
 pub mod gui;
@@ -65,6 +66,8 @@ pub enum Tool {
     Match(Box<matchcmd::MatchArgs>),
     /// Endgame databases: build, verify, info, probe.
     Egdb(egdb::EgdbArgs),
+    /// Opening books: build (drop-out expansion), merge, import (PDN), probe.
+    Book(book::BookArgs),
     /// Serve the web board (play and analyse in the browser) on a local port.
     Gui(gui::GuiArgs),
 }

@@ -82,6 +82,9 @@ pub struct PlayArgs {
     /// The engine's settings.
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The opening book.
+    #[command(flatten)]
+    pub book: super::book::BookArg,
 }
 
 /// Parses a thinking time in seconds: a number above 0 and at most an hour.
@@ -829,14 +832,18 @@ pub fn run(
         Some(d) => Think::Depth(d),
         None => Think::Time(args.time),
     };
-    let options = args.engine.apply(EngineOptions {
+    let options = EngineOptions {
         weights: std::sync::Arc::clone(eval.weights()),
         egdb: load_databases(args.egdb_path.as_deref(), start.variant())
             .map_err(std::io::Error::other)?,
         ..EngineOptions::default()
-    });
-    let engine =
-        Thinker::new(options.map_err(std::io::Error::other)?).map_err(std::io::Error::other)?;
+    };
+    let options = args.engine.apply(options).map_err(std::io::Error::other)?;
+    let options = args
+        .book
+        .apply(options, start.variant())
+        .map_err(|e| std::io::Error::other(e.0))?;
+    let engine = Thinker::new(options).map_err(std::io::Error::other)?;
     let rules = super::variant_rules(args.variant.variant, args.draw_moves);
     let mut game = ConsoleGame::new(start, args.color.color(), think, engine).with_rules(rules);
     game.begin(out)?;

@@ -10,20 +10,23 @@
 //!   of one search, and the monotonic [`clock::Instant`] every room reads (the system's,
 //!   or in the browser build the page's);
 //! - [`egdb`] (→ board, movegen): endgame databases;
-//! - [`search`] (→ memory, rng, board, movegen, clock, game, egdb): evaluation,
+//! - [`book`] (→ board, movegen, rng): opening books — the open file format, read
+//!   without trusting it, and probed for a position's legal book moves;
+//! - [`search`] (→ memory, rng, board, movegen, clock, game, egdb, book): evaluation,
 //!   transposition table, alpha-beta under the game's move limit, time management, scores
 //!   and their text; reports through a callback, never prints; its entry point is private
 //!   to the crate;
-//! - [`engine`] (→ board, clock, game, egdb, search): the one way into the search —
-//!   [`engine::EngineOptions`], the blocking [`engine::Thinker`] and the search thread
-//!   [`engine::Engine`];
+//! - [`engine`] (→ rng, board, clock, game, egdb, book, search): the one way into the
+//!   search — [`engine::EngineOptions`], the blocking [`engine::Thinker`] and the search
+//!   thread [`engine::Engine`]; a book move is played before searching;
 //! - [`protocol`] (→ board, clock): the Hub protocol's text both ways, and its client
 //!   side (what the match runner and the board drive any Hub engine with);
-//! - [`hub`] (→ board, movegen, clock, game, search, engine, protocol): Damiera's engine
+//! - [`hub`] (→ board, movegen, clock, game, book, search, engine, protocol): Damiera's engine
 //!   side of the protocol (session, parameters).
 
 pub use damiera_rules::{board, game, movegen, rng};
 
+pub mod book;
 pub mod clock;
 pub mod egdb;
 pub mod engine;

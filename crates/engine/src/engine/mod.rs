@@ -19,7 +19,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 pub use crate::search::options::{
-    CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name,
+    BOOK_MARGIN, CONTEMPT, EngineOptions, MAX_TT_MIB, Parameter, ParameterKind, style_name,
 };
 pub use thinker::{Stopper, Thinker};
 

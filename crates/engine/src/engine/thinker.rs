@@ -4,11 +4,16 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use parking_lot::Mutex;
+
 use super::EngineOptions;
 use crate::board::Position;
 use crate::clock::Limits;
 use crate::game::{DrawRules, Game};
-use crate::search::{SearchContext, SearchControl, SearchInfo, SearchResult, TranspositionTable};
+use crate::rng::Rng;
+use crate::search::{
+    RootLine, SearchContext, SearchControl, SearchInfo, SearchResult, TranspositionTable,
+};
 
 /// An engine that searches on the caller's thread: its options, its transposition table
 /// (kept from one search to the next, cleared by [`Thinker::new_game`]) and a stop flag
@@ -29,6 +34,19 @@ pub struct Thinker {
     options: EngineOptions,
     tt: TranspositionTable,
     control: Arc<SearchControl>,
+    /// Draws the varied book moves (seeded differently in every engine).
+    book_rng: Mutex<Rng>,
+}
+
+/// A seed that differs from one engine to the next: the standard library's per-process
+/// random hash keys (fixed keys where the platform has no randomness, as in the
+/// browser), mixed with a count of the engines made.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(MADE.fetch_add(1, Ordering::Relaxed));
+    h.finish()
 }
 
 /// The table `new` asks for when its size differs from `old`'s, allocated fallibly;
@@ -78,6 +96,7 @@ impl Thinker {
             options,
             tt,
             control,
+            book_rng: Mutex::new(Rng::new(fresh_seed())),
         }
     }
 
@@ -159,8 +178,11 @@ impl Thinker {
         history: &[u64],
         rules: DrawRules,
         limits: &Limits,
-        on_info: impl FnMut(&SearchInfo),
+        mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
+        if let Some(result) = self.book_move(position, limits, &mut on_info) {
+            return result;
+        }
         let o = &self.options;
         let ctx = SearchContext {
             tt: &self.tt,
@@ -170,6 +192,48 @@ impl Thinker {
             weights: crate::search::eval::weights_in(&o.weights, position.variant()),
         };
         crate::search::search(position, history, limits, &ctx, on_info)
+    }
+
+    /// The book's move for `position` when the options name a book, the search is one of
+    /// play (not analysis until stopped, not pondering, one line) and the book has a
+    /// move there: reported as one `info` of depth 0 marked as the book's.
+    fn book_move(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        mut on_info: impl FnMut(&SearchInfo),
+    ) -> Option<SearchResult> {
+        let o = &self.options;
+        let book = o.book.as_deref()?;
+        if limits.infinite || o.multipv > 1 || self.control.pondering.load(Ordering::SeqCst) {
+            return None;
+        }
+        let chosen = book.choose(position, o.book_mode(), &mut self.book_rng.lock())?;
+        let score = if chosen.entry.has_value() {
+            i32::from(chosen.entry.value)
+        } else {
+            0
+        };
+        let pv = vec![chosen.mv];
+        on_info(&SearchInfo {
+            depth: 0,
+            mean_depth: 0.0,
+            score,
+            nodes: 0,
+            time: std::time::Duration::ZERO,
+            pv: pv.clone(),
+            multipv: 1,
+            book: true,
+        });
+        Some(SearchResult {
+            best: Some(chosen.mv),
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: pv.clone(),
+            lines: vec![RootLine { score, pv }],
+        })
     }
 
     /// The control flags (the search thread's ponder flag).

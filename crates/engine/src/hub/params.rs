@@ -2,13 +2,18 @@
 //! `set-param` values. The engine's own parameters (threads, tt-size, style, multipv,
 //! contempt, ...) are declared once, in [`EngineOptions::PARAMETERS`]; this room adds
 //! those of the protocol and the session: `variant`, `ponder`, `egdb-path`,
-//! `eval-file` and `draw-moves`.
+//! `eval-file`, `draw-moves` and `book`.
 
 use crate::board::Variant;
 use crate::engine::{EngineOptions, ParameterKind};
 use crate::game::DrawRules;
 use crate::protocol::response::{Param, ParamType};
 use crate::search::eval::EvalFile;
+
+/// The `book` value of no book.
+const BOOK_OFF: &str = "off";
+/// The `book` value of the book shipped for the variant.
+const BOOK_EMBEDDED: &str = "embedded";
 
 /// Smallest and largest `draw-moves` value (0: no move limit).
 const DRAW_MOVES: (i64, i64) = (0, 1000);
@@ -31,6 +36,9 @@ pub struct Params {
     pub draw_moves: Option<u32>,
     /// The pattern evaluation's weights and the file they came from.
     pub eval_file: EvalFile,
+    /// The opening book's file as set: `off`, `embedded` (the book shipped for the
+    /// variant) or a path; the book itself is in `engine.book`.
+    pub book: String,
 }
 
 impl Default for Params {
@@ -46,6 +54,7 @@ impl Default for Params {
             egdb_path: String::new(),
             draw_moves: None,
             eval_file,
+            book: BOOK_OFF.to_string(),
         }
     }
 }
@@ -88,6 +97,7 @@ impl Params {
                 &self.draw_moves().to_string(),
                 int(DRAW_MOVES),
             ),
+            declare("book", &self.book, ParamType::String),
         ]);
         params
     }
@@ -99,7 +109,17 @@ impl Params {
             return Ok(());
         }
         match name {
-            "variant" => self.variant = parse_variant(name, value)?,
+            "variant" => {
+                let variant = parse_variant(name, value)?;
+                if self.book == BOOK_EMBEDDED {
+                    self.engine.book = crate::book::embedded(variant).map(std::sync::Arc::new);
+                }
+                self.variant = variant;
+            }
+            "book" => {
+                self.engine.book = self.load_book(value).map_err(|e| bad(name, value, &e))?;
+                self.book = if value.is_empty() { BOOK_OFF } else { value }.to_string();
+            }
             "ponder" => self.ponder = parse_bool(name, value)?,
             "egdb-path" => self.egdb_path = value.to_string(),
             "draw-moves" => self.draw_moves = Some(parse_count(name, value, DRAW_MOVES)?),
@@ -111,6 +131,21 @@ impl Params {
             _ => return Err(format!("unknown parameter '{name}'")),
         }
         Ok(())
+    }
+}
+
+impl Params {
+    /// The book a `book` value names, of the session's variant.
+    fn load_book(&self, value: &str) -> Result<Option<std::sync::Arc<crate::book::Book>>, String> {
+        let book = match value {
+            "" | BOOK_OFF => return Ok(None),
+            BOOK_EMBEDDED => {
+                return Ok(crate::book::embedded(self.variant).map(std::sync::Arc::new));
+            }
+            path => crate::book::Book::open_for(std::path::Path::new(path), self.variant)
+                .map_err(|e| e.to_string())?,
+        };
+        Ok(Some(std::sync::Arc::new(book)))
     }
 }
 
@@ -233,6 +268,9 @@ mod tests {
             ("contempt", "-101"),
             ("contempt", "1.5"),
             ("eval-file", "/nonexistent/weights.dmw"),
+            ("book", "/nonexistent/italian.book"),
+            ("book-mode", "random"),
+            ("book-margin", "-1"),
             ("variant", "international"),
             ("variant", "Italian"),
             ("hash", "1"),
@@ -244,6 +282,27 @@ mod tests {
         assert_eq!(p.engine.multipv, 32);
         assert_eq!(p.rules().quiet_moves, None);
         assert_eq!(p.engine.contempt, -100);
+    }
+
+    #[test]
+    fn the_embedded_book_follows_the_variant() {
+        let mut p = Params::default();
+        assert!(p.engine.book.is_none(), "no book unless asked for");
+        assert!(p.set("book", "embedded").is_ok());
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::Italian)
+        );
+        assert!(p.set("variant", "russian").is_ok());
+        assert!(p.engine.book.is_none(), "none shipped for Russian");
+        assert!(p.set("variant", "english").is_ok());
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::English)
+        );
+        assert!(p.set("book", "off").is_ok());
+        assert!(p.engine.book.is_none());
+        assert_eq!(p.book, "off");
     }
 
     #[test]

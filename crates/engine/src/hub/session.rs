@@ -426,6 +426,7 @@ fn info_response(info: &SearchInfo, running: &Running, ranked: bool, variant: Va
         nps: Some(info.nps() / 1e6),
         pv: Some(info.pv.iter().map(|&m| hub_text_in(variant, m)).collect()),
         multipv: ranked.then(|| u32::try_from(info.multipv).unwrap_or(u32::MAX)),
+        book: info.book.then_some(1),
     }
 }
 

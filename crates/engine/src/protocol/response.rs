@@ -83,6 +83,8 @@ pub struct Info {
     /// `multipv=N`: rank of this line among the best root moves (a Damiera extension,
     /// sent only when the `multipv` parameter is above 1).
     pub multipv: Option<u32>,
+    /// `book=1`: the move is the opening book's (a Damiera extension; `depth=0`).
+    pub book: Option<u32>,
 }
 
 /// `done [move=..] [ponder=..]`: the answer to a `go`.
@@ -220,6 +222,7 @@ fn build_info(args: &Args<'_>) -> Result<Info, String> {
         nps: args.non_negative("nps")?,
         pv: args.get("pv").map(words),
         multipv: args.number("multipv")?,
+        book: args.number("book")?,
     })
 }
 
@@ -314,10 +317,10 @@ impl Display for Info {
         write_plain(f, "nodes", self.nodes)?;
         write_real(f, "time", self.time, 3)?;
         write_real(f, "nps", self.nps, 1)?;
-        match &self.pv {
-            Some(pv) => write_list(f, "pv", pv),
-            None => Ok(()),
+        if let Some(pv) = &self.pv {
+            write_list(f, "pv", pv)?;
         }
+        write_plain(f, "book", self.book)
     }
 }
 

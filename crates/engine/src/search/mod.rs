@@ -129,6 +129,8 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
     /// Rank of this line among the best root moves (1 = best; always 1 without MultiPV).
     pub multipv: usize,
+    /// The move is the opening book's, not a search's (depth 0, no nodes).
+    pub book: bool,
 }
 
 impl SearchInfo {
@@ -422,6 +424,7 @@ fn main_thread(
                 time,
                 pv: line.pv.clone(),
                 multipv: rank + 1,
+                book: false,
             });
         }
         if worker.stopped || shared.soft_limit_passed() {

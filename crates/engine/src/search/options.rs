@@ -11,12 +11,16 @@
 
 use std::sync::Arc;
 
+use crate::book::{Book, BookMode};
 use crate::egdb::Egdb;
 use crate::search::eval::embedded_weights;
 use crate::search::{PatternWeights, Style};
 
 /// The default contempt for draws, hundredths of a man.
 pub const CONTEMPT: i32 = 0;
+
+/// The default `book-margin`, hundredths of a man.
+pub const BOOK_MARGIN: i32 = 10;
 
 /// Largest `tt-size`, MiB (1 TiB: a size the machine cannot give is refused when the
 /// table is allocated, see [`crate::engine::Searcher::configure`]).
@@ -149,6 +153,8 @@ impl SettingValue for bool {
 }
 
 const STYLES: &[&str] = &["full", "hce", "baseline"];
+/// `book-mode`'s names, stored as `book_varied` (0 best, 1 varied).
+const BOOK_MODES: &[&str] = &["best", "varied"];
 const STYLE_VALUES: [Style; 3] = [Style::FULL, Style::HCE, Style::BASELINE];
 
 impl SettingValue for Style {
@@ -245,6 +251,11 @@ settings! {
         /// Contempt for draws in play, hundredths of a man: what a draw (repetition, move limit, database draw) costs the side to move at the root, the opponent gaining as much; analysis searches score draws 0.
         contempt: i32 = CONTEMPT, "contempt", ParameterKind::Int { min: -100, max: 100 },
             aliases &[];
+        /// How a book move is chosen: best, or varied (at random among those within book-margin of the best).
+        book_varied: bool = false, "book-mode", ParameterKind::Enum(BOOK_MODES), aliases &[];
+        /// Hundredths of a man below the best book move a varied choice may be.
+        book_margin: i32 = BOOK_MARGIN, "book-margin", ParameterKind::Int { min: 0, max: 1000 },
+            aliases &[];
     }
     others {
         /// The pattern evaluation's weights. A search of a position of another variant than
@@ -253,6 +264,9 @@ settings! {
         weights: Arc<PatternWeights> = embedded_weights();
         /// Endgame databases to probe (`None`: play without).
         egdb: Option<Arc<Egdb>> = None;
+        /// The opening book played from before searching (`None`: no book). Used in play,
+        /// not in analysis (`infinite`), pondering or MultiPV searches.
+        book: Option<Arc<Book>> = None;
     }
 }
 
@@ -267,10 +281,26 @@ impl PartialEq for EngineOptions {
                 (None, None) => true,
                 _ => false,
             }
+            && match (&self.book, &other.book) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 
 impl EngineOptions {
+    /// How the book move is chosen: [`BookMode::Best`], or varied within the margin.
+    pub fn book_mode(&self) -> BookMode {
+        if self.book_varied {
+            BookMode::Varied {
+                margin: self.book_margin,
+            }
+        } else {
+            BookMode::Best
+        }
+    }
+
     /// The value of setting `name` (or an alias) as text, `None` for a name that is not
     /// an engine setting.
     pub fn get(&self, name: &str) -> Option<String> {

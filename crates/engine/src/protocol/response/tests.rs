@@ -69,6 +69,7 @@ fn scan_info_line() {
         nps: Some(8.0),
         pv: Some(vec!["32-28".into(), "17-22".into(), "28x17x22".into()]),
         multipv: None,
+        book: None,
     };
     assert_eq!(ok(line), Response::Info(info));
     assert_eq!(ok("info"), Response::Info(Info::default()));
@@ -86,6 +87,7 @@ fn info_formatting() {
         nps: Some(0.0987),
         pv: Some(vec!["22-19".into()]),
         multipv: None,
+        book: None,
     };
     assert_eq!(
         info.to_string(),
@@ -107,6 +109,12 @@ fn info_formatting() {
             ..ranked
         })
     );
+    let book = Info {
+        depth: Some(0),
+        book: Some(1),
+        ..Info::default()
+    };
+    assert_eq!(book.to_string(), "info depth=0 book=1");
 }
 
 #[test]
@@ -217,6 +225,7 @@ fn info() -> impl Strategy<Value = Info> {
                 nps,
                 pv,
                 multipv,
+                book: depth.and_then(|d| (d % 5 == 0).then_some(1)),
             },
         )
 }
