@@ -10,7 +10,7 @@
 //! also caught at the boundary.
 //!
 //! - [`board8`]: CheckerBoard's board array and `CBmove`;
-//! - [`engine`]: the answers, in safe Rust;
+//! - [`session`]: the answers, in safe Rust;
 //! - [`think`]: limits, the search thread, the status line, the verdict;
 //! - [`settings`]: the settings file and the database folder;
 //! - [`history`]: `set gamehist`.

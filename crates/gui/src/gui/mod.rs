@@ -5,7 +5,7 @@
 //! - [`review`]: a line's positions searched one by one and scored (the shared
 //!   [`crate::review`] room);
 //! - [`state`]: the shared state and how changes are published;
-//! - [`engine`]: the thread that keeps the engine process in step with the state;
+//! - [`engine_link`]: the thread that keeps the engine process in step with the state;
 //! - [`events`]: Server-Sent Events, one bounded mailbox per page;
 //! - [`api`]: the JSON API as a pure function of the request (fuzzed, property-tested);
 //! - [`http`]: the HTTP server, the access checks (Host, Origin, LAN token), the page;
