@@ -67,10 +67,10 @@ pub fn piece_key(kind: usize, number: u8) -> u64 {
 /// The book key of `position` in its own game.
 ///
 /// ```
-/// use damiera::board::Position;
-/// use damiera::book::key::book_key;
+/// use damiera_engine::board::Position;
+/// use damiera_engine::book::key::book_key;
 /// let start = Position::start();
-/// assert_ne!(book_key(&start), book_key(&start.with_side(damiera::board::Color::Black)));
+/// assert_ne!(book_key(&start), book_key(&start.with_side(damiera_engine::board::Color::Black)));
 /// ```
 pub fn book_key(position: &Position) -> u64 {
     let variant = position.variant();
