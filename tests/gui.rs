@@ -744,6 +744,7 @@ fn in_process(workers: usize) -> String {
         options: vec![],
         if_declared: vec![],
         variant: damiera::board::Variant::Italian,
+        nodes: None,
     };
     let mut config = Config::new("127.0.0.1", 0, engine);
     config.workers = workers;

@@ -307,7 +307,7 @@ fn set_param(m: &mut Model, files: &Files) -> (String, bool) {
         ),
         4 => {
             let v = if good {
-                *m.pick(&["full", "hce", "baseline"])
+                *m.pick(&["full", "hce", "baseline", "patterns"])
             } else {
                 "turbo"
             };

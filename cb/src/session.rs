@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use damiera_engine::game::Game;
 use damiera_engine::movegen::{legal_moves, sort_moves_in};
-use damiera_engine::search::eval::embedded_weights;
+use damiera_engine::search::eval::embedded_weights_for;
 use damiera_engine::search::{EvalStyle, evaluate};
 use parking_lot::Mutex;
 
@@ -364,7 +364,7 @@ fn static_evaluation(fen: &str, variant: damiera_engine::board::Variant) -> Repl
             damiera_engine::search::score::text(evaluate(
                 &pos,
                 EvalStyle::Pattern,
-                &embedded_weights()
+                embedded_weights_for(variant)
             ))
         )),
         Err(e) => refused(format!("error: bad FEN {:?}: {e}", clip(fen))),

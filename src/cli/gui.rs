@@ -69,6 +69,7 @@ fn engine_spec(args: &GuiArgs) -> Result<EngineSpec, CliError> {
     Ok(EngineSpec {
         if_declared: Vec::new(),
         variant: args.variant.variant,
+        nodes: None,
         name,
         command,
         options: Vec::new(),

@@ -47,7 +47,7 @@ pub struct MatchArgs {
     /// The game both engines play.
     #[command(flatten)]
     pub variant: VariantArg,
-    /// An engine: cmd=<command> [name=<name>] [option.<param>=<value>]..., as separate
+    /// An engine: cmd=<command> [name=<name>] [nodes=<n>] [option.<param>=<value>]..., as separate
     /// words (--engine cmd=./damiera name=A option.threads=2) or as one quoted argument
     /// split on blanks with '...' or "..." grouping (--engine "cmd='python3 e.py' name=B").
     /// Each engine's words start with cmd=. Give exactly two.
@@ -218,7 +218,7 @@ pub fn group_engine_words(values: &[String]) -> Result<Vec<Vec<String>>, String>
 
 fn is_spec_word(word: &str) -> bool {
     word.split_once('=')
-        .is_some_and(|(k, _)| k == "cmd" || k == "name" || k.starts_with("option."))
+        .is_some_and(|(k, _)| ["cmd", "name", "nodes"].contains(&k) || k.starts_with("option."))
 }
 
 /// Parses one engine's words into a spec; `index` names it by default.
@@ -229,6 +229,7 @@ pub fn parse_engine(words: &[String], index: usize) -> Result<EngineSpec, String
         options: Vec::new(),
         if_declared: Vec::new(),
         variant: crate::board::Variant::Italian,
+        nodes: None,
     };
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
@@ -237,6 +238,12 @@ pub fn parse_engine(words: &[String], index: usize) -> Result<EngineSpec, String
         match key {
             "cmd" => spec.command = split_command(value).map_err(|e| format!("--engine: {e}"))?,
             "name" if !value.is_empty() => spec.name = value.to_string(),
+            "nodes" => {
+                let nodes = value.parse().ok().filter(|&n: &u64| n > 0);
+                spec.nodes = Some(nodes.ok_or_else(|| {
+                    format!("--engine: nodes={value:?} is not a positive whole number")
+                })?);
+            }
             _ => match key.strip_prefix("option.") {
                 Some(param) if !param.is_empty() => {
                     spec.options.push((param.to_string(), value.to_string()))
@@ -599,6 +606,7 @@ mod tests {
             options: vec![("threads".into(), "2".into())],
             if_declared: Vec::new(),
             variant: crate::board::Variant::Italian,
+            nodes: None,
         };
         assert_eq!(spec, Ok(expected.clone()));
         // The same as separate shell words, after `--engine cmd=... name=... option...`.
@@ -612,6 +620,13 @@ mod tests {
         assert!(parse_engine(&engine_words(&["cmd=x", "bogus=1"])[0], 0).is_err());
         assert!(parse_engine(&engine_words(&["cmd=x", "option.=1"])[0], 0).is_err());
         assert!(parse_engine(&engine_words(&["cmd=x", "plain"])[0], 0).is_err());
+        // Node odds: a positive whole number, or a clear error.
+        let odds = engine_words(&["cmd=x", "nodes=2500"]);
+        assert_eq!(parse_engine(&odds[0], 0).map(|s| s.nodes), Ok(Some(2500)));
+        for bad in ["nodes=0", "nodes=-3", "nodes=1e3", "nodes="] {
+            let err = parse_engine(&engine_words(&["cmd=x", bad])[0], 0).unwrap_err();
+            assert!(err.contains("not a positive whole number"), "{bad}: {err}");
+        }
     }
 
     #[test]

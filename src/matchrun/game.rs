@@ -280,7 +280,10 @@ impl GameState {
     /// Asks the engine to move and plays its move; `Some` when the game ends.
     fn ply(&mut self, s: &GameSettings, slot: &mut Slot) -> Option<Ending> {
         let side = self.pos().side_to_move();
-        let (level, limit) = self.level(s);
+        let (mut level, limit) = self.level(s);
+        if let Some(nodes) = slot.spec.nodes {
+            level.nodes = Some(nodes);
+        }
         let loss = |text: String| Some(Ending::Win(side.opponent(), text));
         let thought = match slot.think(&self.game.start(), &self.hub_moves, level, limit) {
             Ok(t) => t,

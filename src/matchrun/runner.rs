@@ -371,6 +371,7 @@ mod tests {
         let spec = EngineSpec {
             if_declared: Vec::new(),
             variant: crate::board::Variant::Italian,
+            nodes: None,
             name: "x".into(),
             command: vec!["x".into()],
             options: vec![],

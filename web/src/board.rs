@@ -133,6 +133,7 @@ impl Board {
             options: Vec::new(),
             if_declared: Vec::new(),
             variant: damiera_gui::board::Variant::Italian,
+            nodes: None,
         };
         let mut engine = EngineThread::new(Arc::clone(&app), spec, inbox);
         engine.start_engine();

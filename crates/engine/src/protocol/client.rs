@@ -35,6 +35,9 @@ pub struct EngineSpec {
     /// `variant` in `options`; any other is sent as `set-param name=variant`, and an
     /// engine that does not declare that value is refused before `init`.
     pub variant: Variant,
+    /// A node limit for each of this engine's moves, instead of the match's (`nodes=N`:
+    /// node odds, e.g. to weigh a slower evaluation at the nodes it reaches in a given time).
+    pub nodes: Option<u64>,
 }
 
 /// Why talking to an engine failed. Each ends the engine's game as a loss.
@@ -471,6 +474,7 @@ mod tests {
         let spec = EngineSpec {
             if_declared: Vec::new(),
             variant: Variant::Italian,
+            nodes: None,
             name: "none".into(),
             command: vec!["/nonexistent/damiera-engine".into()],
             options: vec![],

@@ -75,6 +75,12 @@ impl Style {
         eval: EvalStyle::Hce,
         ..Style::FULL
     };
+    /// Every feature, with the learned pattern evaluation even where the game's built-in
+    /// evaluation is a network.
+    pub const PATTERNS: Style = Style {
+        eval: EvalStyle::Patterns,
+        ..Style::FULL
+    };
     /// Plain alpha-beta with a material evaluation.
     pub const BASELINE: Style = Style {
         eval: EvalStyle::Material,

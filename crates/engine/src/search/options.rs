@@ -152,10 +152,10 @@ impl SettingValue for bool {
     }
 }
 
-const STYLES: &[&str] = &["full", "hce", "baseline"];
+const STYLES: &[&str] = &["full", "hce", "baseline", "patterns"];
 /// `book-mode`'s names, stored as `book_varied` (0 best, 1 varied).
 const BOOK_MODES: &[&str] = &["best", "varied"];
-const STYLE_VALUES: [Style; 3] = [Style::FULL, Style::HCE, Style::BASELINE];
+const STYLE_VALUES: [Style; 4] = [Style::FULL, Style::HCE, Style::BASELINE, Style::PATTERNS];
 
 impl SettingValue for Style {
     fn to_i64(&self) -> i64 {
@@ -244,7 +244,7 @@ settings! {
         /// Transposition table size, MiB.
         tt_mib: usize = 64, "tt-size", ParameterKind::Int { min: 1, max: MAX_TT_MIB as i64 },
             aliases &["hashsize"];
-        /// Search features: full, hce (the hand-made evaluation) or baseline (plain alpha-beta).
+        /// Search features: full, hce (the hand-made evaluation), baseline (plain alpha-beta) or patterns (the learned patterns where the game's evaluation is a network).
         style: Style = Style::FULL, "style", ParameterKind::Enum(STYLES), aliases &[];
         /// Best root moves searched and reported per iteration (MultiPV).
         multipv: usize = 1, "multipv", ParameterKind::Int { min: 1, max: 32 }, aliases &[];
@@ -377,7 +377,7 @@ mod tests {
         );
         assert_eq!(
             options.set("style", "fast"),
-            Err("bad value for style: 'fast' (expected full, hce or baseline)".into())
+            Err("bad value for style: 'fast' (expected full, hce, baseline or patterns)".into())
         );
         assert_eq!(
             options.set("hashsize", "0"),

@@ -221,6 +221,7 @@ mod tests {
             options: vec![],
             if_declared: vec![],
             variant: crate::board::Variant::Italian,
+            nodes: None,
         }
     }
 

@@ -138,7 +138,7 @@ fn set_param_errors_and_changes() {
     assert_eq!(s.engine.options().threads, 2);
     let hub = send(&mut s, "hub");
     assert!(hub.contains(
-        &"param name=style value=baseline type=enum values=\"full hce baseline\"".to_string()
+        &"param name=style value=baseline type=enum values=\"full hce baseline patterns\"".to_string()
     ));
 }
 

@@ -1,10 +1,13 @@
 //! Static evaluation, in hundredths of a man from the side to move's view.
 //!
-//! Three evaluations: [`EvalStyle::Pattern`], the learned pattern evaluation (the engine's
-//! default, weights from [`weights_file`]); [`EvalStyle::Hce`], the hand-made evaluation
-//! it replaced (kept as the match yardstick); and [`EvalStyle::Material`], the first
-//! version's material count. A network file (`.dmn`, [`nnue_file`]) loaded as the
-//! weights makes the pattern evaluation's place a network's ([`nnue`]).
+//! Four evaluations: [`EvalStyle::Pattern`], the learned evaluation (the engine's
+//! default): a network ([`nnue`]) where the weights carry one, the learned patterns
+//! (weights from [`weights_file`]) elsewhere; [`EvalStyle::Patterns`], the learned patterns
+//! even where a network is the default (the match yardstick of the network);
+//! [`EvalStyle::Hce`], the hand-made evaluation the patterns replaced; and
+//! [`EvalStyle::Material`], the first version's material count. The weights carry a
+//! network when a network file (`.dmn`, [`nnue_file`]) was loaded, or when the game's
+//! built-in weights have one (English: `english.dmn`).
 
 pub mod hce;
 pub mod nnue;
@@ -26,9 +29,11 @@ pub use weights_file::WeightsError;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalStyle {
     /// Learned weights over board regions (the weights the search context carries), or
-    /// the network those weights carry when a `.dmn` file was loaded.
+    /// the network those weights carry (a loaded `.dmn` file, or the game's built-in one).
     #[default]
     Pattern,
+    /// The learned weights over board regions, never a network.
+    Patterns,
     /// Today's hand-made terms (kept as a match yardstick).
     Hce,
     /// Material only (the first working version; kept as a match baseline).
@@ -57,7 +62,7 @@ pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i
         return net.evaluate(pos).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
     }
     let white = match style {
-        EvalStyle::Pattern => pattern::evaluate_white(pos, weights),
+        EvalStyle::Pattern | EvalStyle::Patterns => pattern::evaluate_white(pos, weights),
         EvalStyle::Hce => hce::evaluate_white(pos, hce::weights_for(pos.variant())),
         EvalStyle::Material => hce::material(pos, 100, material_king(pos.variant())),
     };
@@ -79,6 +84,11 @@ pub static EMBEDDED_FILES: [&[u8]; 4] = [
     include_bytes!("brazilian.dmw"),
 ];
 
+/// The network built into the binary for each variant that has one, in [`Variant::ALL`]
+/// order: the learned evaluation of those games.
+pub static EMBEDDED_NETWORKS: [Option<&[u8]>; 4] =
+    [None, Some(include_bytes!("english.dmn")), None, None];
+
 /// The embedded Italian weights, parsed once and shared.
 pub fn embedded_weights() -> Arc<PatternWeights> {
     Arc::clone(embedded_weights_for(Variant::Italian))
@@ -96,10 +106,15 @@ pub fn embedded_weights_for(variant: Variant) -> &'static Arc<PatternWeights> {
     ];
     EMBEDDED[variant as usize].get_or_init(|| {
         let parsed = weights_file::parse(EMBEDDED_FILES[variant as usize]);
-        Arc::new(match parsed {
+        let mut weights = match parsed {
             Ok(w) if w.variant == variant => w,
             _ => PatternWeights::material_only_in(variant),
-        })
+        };
+        weights.network = EMBEDDED_NETWORKS[variant as usize]
+            .and_then(|bytes| nnue_file::parse(bytes).ok())
+            .filter(|net| net.variant == variant)
+            .map(Arc::new);
+        Arc::new(weights)
     })
 }
 
@@ -330,5 +345,29 @@ mod tests {
         assert_eq!(EvalFile::load("embedded").unwrap(), EvalFile::embedded());
         assert_eq!(EvalFile::embedded().name(), "embedded");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn english_evaluates_with_its_built_in_network_and_patterns_on_request() {
+        for variant in Variant::ALL {
+            let weights = embedded_weights_for(variant);
+            assert_eq!(weights.variant, variant);
+            let net = weights.network.as_deref();
+            assert_eq!(net.is_some(), variant == Variant::English, "{variant}");
+            assert!(net.is_none_or(|n| n.variant == variant));
+        }
+        let weights = embedded_weights_for(Variant::English);
+        let Some(net) = weights.network.as_deref() else {
+            panic!("English has a network");
+        };
+        let pos = Position::parse_in(Variant::English, "B:W18,22,25,K30:B3,9,12").unwrap();
+        let network = evaluate(&pos, EvalStyle::Pattern, weights);
+        assert_eq!(network, net.evaluate(&pos));
+        let patterns = evaluate(&pos, EvalStyle::Patterns, weights);
+        assert_eq!(patterns, {
+            let white = pattern::evaluate_white(&pos, weights);
+            -white
+        });
+        assert_ne!(network, patterns);
     }
 }

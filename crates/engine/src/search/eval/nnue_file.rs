@@ -108,9 +108,8 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     // Dense weights are `i8` in the file; the reader keeps them within that range.
     for neuron in 0..DENSE {
         body.extend(
-            net.dense_weights
-                .iter()
-                .map(|column| column[neuron].clamp(-128, 127) as i8 as u8),
+            (0..2 * HIDDEN)
+                .map(|input| net.dense_weight(input, neuron).clamp(-128, 127) as i8 as u8),
         );
     }
     body.extend(net.out_bias.to_le_bytes());
@@ -187,10 +186,10 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
         .flatten()
         .for_each(|w| *w = r.i16());
     net.dense_bias.iter_mut().for_each(|w| *w = r.i32());
-    // Rows by neuron in the file, columns by input in memory.
+    // Rows by neuron in the file, pairs of inputs in memory.
     for neuron in 0..DENSE {
-        for column in net.dense_weights.iter_mut() {
-            column[neuron] = i16::from(i8::from_le_bytes(r.take()));
+        for input in 0..2 * HIDDEN {
+            net.set_dense_weight(input, neuron, i16::from(i8::from_le_bytes(r.take())));
         }
     }
     net.out_bias = r.i32();
