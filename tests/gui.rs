@@ -496,6 +496,35 @@ fn browser_plays_and_analyses() {
     }
 }
 
+/// The opening explorer in headless Chromium (tests/browser/test_explorer.py): the
+/// shipped book's moves at the start as the test reads the file, a PDN collection's
+/// moves and W/D/L counts as the test counts them, moves clicked and played, bad files
+/// refused in one line.
+#[test]
+fn browser_explores_openings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(python) = support::browser_python("browser_explores_openings") else {
+        return;
+    };
+    let out = Command::new(&python)
+        .arg(root.join("tests/browser/test_explorer.py"))
+        .arg(BIN)
+        .current_dir(root)
+        .output()
+        .expect("run the explorer's browser test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(77) {
+        support::skip("browser_explores_openings", &stdout);
+        return;
+    }
+    assert!(
+        out.status.success(),
+        "explorer browser test failed:\n{stdout}\n{stderr}"
+    );
+    eprintln!("{stdout}");
+}
+
 /// An open event stream, as a page holds one. The server stops the analysis when its
 /// last page goes away, so a test that analyses keeps one open throughout.
 struct Events(BufReader<TcpStream>);
