@@ -1046,6 +1046,9 @@ fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
         "/api/engine/param",
         "/api/review",
         "/api/review/goto",
+        "/api/explorer",
+        "/api/explorer/pdn",
+        "/api/explorer/book",
     ]);
     let path = prop_oneof![
         6 => routes.prop_map(str::to_string),
@@ -1078,6 +1081,9 @@ fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
             "wild",
             "W:W19:B14,6",
             "1. 22-18 11-14 *",
+            "default",
+            "off",
+            "file",
         ])
         .prop_map(Value::from),
         "\\PC{0,12}".prop_map(Value::from),
@@ -1110,6 +1116,8 @@ fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
         "resume",
         "name",
         "value",
+        "book",
+        "games",
         "other",
     ]);
     let object = prop::collection::vec((keys, value), 0..4).prop_map(|kv| {
