@@ -192,10 +192,10 @@ impl Engine {
                 refused(format!("error: {e}"))
             };
         }
-        if key == "bookfile" {
-            if let Err(e) = open_book(&next, config.dll_dir.as_deref()) {
-                return refused(format!("error: {e}"));
-            }
+        if key == "bookfile"
+            && let Err(e) = open_book(&next, config.dll_dir.as_deref())
+        {
+            return refused(format!("error: {e}"));
         }
         config.settings = next;
         let shown = match key {
