@@ -843,6 +843,53 @@ mod tests {
     }
 
     #[test]
+    fn the_explorer_takes_files_and_refuses_bad_ones_in_one_line() {
+        let app = App::offline();
+        let pdn = b"[White \"A\"][Black \"B\"][Result \"0-1\"]\n1. 22-18 11-14 0-1\n";
+        let (s, v) = json_api(
+            &app,
+            "POST",
+            "/api/explorer/pdn",
+            "name=my%20games.pdn",
+            pdn,
+        );
+        assert_eq!(s, 200, "{v}");
+        assert!(
+            v["summary"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("my games.pdn: 1 games"))
+        );
+        let games = &v["state"]["explorer"]["games"];
+        assert_eq!(games["moves"][0]["text"], "22-18");
+        assert_eq!(games["moves"][0]["black_won"], 1);
+        let (s, v) = json_api(&app, "POST", "/api/explorer/book", "name=x.book", b"junk");
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (
+                400,
+                Some("book x.book: not a book file: shorter than its header")
+            )
+        );
+        let (s, v) = call(&app, "POST", "/api/explorer", r#"{"book":"file"}"#);
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (400, Some("no book file loaded: load one first"))
+        );
+        let (s, v) = call(
+            &app,
+            "POST",
+            "/api/explorer",
+            r#"{"book":"off","games":null}"#,
+        );
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["state"]["explorer"]["choice"], "off");
+        assert_eq!(v["state"]["explorer"]["games"], Value::Null);
+        assert_eq!(call(&app, "GET", "/api/explorer/pdn", "").0, 405);
+        let big = vec![b' '; crate::gui::http::MAX_UPLOAD + 1];
+        assert_eq!(json_api(&app, "POST", "/api/explorer/pdn", "", &big).0, 413);
+    }
+
+    #[test]
     fn review_starts_on_the_line_shown() {
         let app = App::offline();
         assert_eq!(
