@@ -14,6 +14,7 @@ players equal to a count made here; that move clicked in the games table and pla
 damaged book and a PDN file with no game refused with one line on the page, the
 explorer keeping what it had.
 
+Screenshot: target/gui-explorer.png (the games after the most played first move).
 Exit status 0 on success; the first failed check raises. Exit 77 without Selenium.
 """
 import os
@@ -158,6 +159,8 @@ def check_games(b, binary, folder):
     b.wait("the games after %s" % first, lambda: shown_games(b) == want)
     log("ok: %s clicked and played; the %d replies and their counts are the test's own"
         % (first, len(want)))
+    b.js("document.getElementById('explorer').scrollIntoView();")
+    b.screenshot("explorer")
     return len(games)
 
 
@@ -207,7 +210,6 @@ def main():
         b.wait("the page", lambda: b.state() is not None)
         book = os.path.join(tb.ROOT, "crates", "engine", "src", "book", "italian.book")
         check_explorer(b, binary, book, profile)
-        b.screenshot("explorer")
     finally:
         if driver is not None:
             driver.quit()
