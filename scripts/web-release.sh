@@ -7,6 +7,7 @@
 #                                   the Workers that run damiera_web.wasm
 #   damiera_web.wasm                the board's JSON API and the engine (web/, crate damiera-web)
 #   egdb/                           the endgame databases up to 4 pieces, and their list
+#   book/                           the shipped opening books (the explorer's), and their list
 #   manifest.webmanifest, icon-*.png   to install it (a phone's home screen)
 #   sw.js                           the service worker: every file cached, versioned
 #
@@ -51,7 +52,8 @@ damiera="$CARGO_TARGET_DIR/release/damiera"
 
 out=dist/web
 rm -rf "$out"
-mkdir -p "$out/egdb"
+mkdir -p "$out/egdb" "$out/book"
+cp crates/engine/src/book/*.book "$out/book/"
 "$damiera" egdb build --pieces 4 --dir "$out/egdb" >/dev/null
 cp "$wasm" "$out/damiera_web.wasm"
 cp crates/gui/src/gui/page/app.js crates/gui/src/gui/page/style.css "$out/"
@@ -104,6 +106,8 @@ for f in os.listdir(os.path.join(out, "egdb")):
     if not f.endswith(".egdb"):
         os.remove(os.path.join(out, "egdb", f))
 json.dump(tables, open(os.path.join(out, "egdb", "index.json"), "w"))
+books = sorted(f for f in os.listdir(os.path.join(out, "book")) if f.endswith(".book"))
+json.dump(books, open(os.path.join(out, "book", "index.json"), "w"))
 
 # The service worker: the files to cache and a version that changes with any of them.
 files = sorted(os.path.relpath(os.path.join(d, f), out).replace(os.sep, "/")

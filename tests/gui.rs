@@ -424,7 +424,12 @@ fn analysis_lines_arrive_and_stop() {
     stream.write_all(head.as_bytes()).expect("write");
     let mut reader = BufReader::new(stream);
     let mut seen = String::new();
-    while !seen.contains("\"depth\":") {
+    // An analysis event with a line (the state's explorer has depths of its own).
+    let has_line = |seen: &str| {
+        seen.split("\n\n")
+            .any(|event| event.starts_with("event: analysis") && event.contains("\"depth\":"))
+    };
+    while !has_line(&seen) {
         let mut line = String::new();
         assert!(
             reader.read_line(&mut line).expect("read event") > 0,
@@ -494,6 +499,35 @@ fn browser_plays_and_analyses() {
         );
         eprintln!("{stdout}");
     }
+}
+
+/// The opening explorer in headless Chromium (tests/browser/test_explorer.py): the
+/// shipped book's moves at the start as the test reads the file, a PDN collection's
+/// moves and W/D/L counts as the test counts them, moves clicked and played, bad files
+/// refused in one line.
+#[test]
+fn browser_explores_openings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(python) = support::browser_python("browser_explores_openings") else {
+        return;
+    };
+    let out = Command::new(&python)
+        .arg(root.join("tests/browser/test_explorer.py"))
+        .arg(BIN)
+        .current_dir(root)
+        .output()
+        .expect("run the explorer's browser test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(77) {
+        support::skip("browser_explores_openings", &stdout);
+        return;
+    }
+    assert!(
+        out.status.success(),
+        "explorer browser test failed:\n{stdout}\n{stderr}"
+    );
+    eprintln!("{stdout}");
 }
 
 /// An open event stream, as a page holds one. The server stops the analysis when its
@@ -1018,6 +1052,9 @@ fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
         "/api/engine/param",
         "/api/review",
         "/api/review/goto",
+        "/api/explorer",
+        "/api/explorer/pdn",
+        "/api/explorer/book",
     ]);
     let path = prop_oneof![
         6 => routes.prop_map(str::to_string),
@@ -1050,6 +1087,9 @@ fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
             "wild",
             "W:W19:B14,6",
             "1. 22-18 11-14 *",
+            "default",
+            "off",
+            "file",
         ])
         .prop_map(Value::from),
         "\\PC{0,12}".prop_map(Value::from),
@@ -1082,6 +1122,8 @@ fn arb_request() -> impl Strategy<Value = (String, String, String, Vec<u8>)> {
         "resume",
         "name",
         "value",
+        "book",
+        "games",
         "other",
     ]);
     let object = prop::collection::vec((keys, value), 0..4).prop_map(|kv| {

@@ -1,7 +1,7 @@
 //! The static site (`scripts/web-release.sh`, `dist/web/`) in headless Chromium, served
 //! by a plain static file server and no Damiera process: tests/browser/test_static.py
 //! (a game by clicks checked against this build's rules core, analysis and Stop, the
-//! PDN picker, the databases' "wins in N", a clocked game, axe-core, the phone, speed
+//! PDN picker, the opening explorer, the databases' "wins in N", a clocked game, axe-core, the phone, speed
 //! against the native engine, offline after the first visit).
 //!
 //! The site is built by `bash scripts/web-release.sh` (`.ci/run` runs it before the

@@ -2,6 +2,10 @@
 //! and the answers to `enginecommand`, `getmove` and `islegal` in safe Rust.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use damiera_engine::board::Variant;
+use damiera_engine::book::Book;
 
 use damiera_engine::game::Game;
 use damiera_engine::movegen::{legal_moves, sort_moves_in};
@@ -36,6 +40,8 @@ struct Config {
     dll_dir: Option<PathBuf>,
     problems: Vec<String>,
     gamehist: Option<Game>,
+    /// The book last opened: its `bookfile`, the game, and the book (`None`: none).
+    book: Option<(String, Variant, Option<Arc<Book>>)>,
 }
 
 /// The engine: one per loaded DLL.
@@ -67,12 +73,10 @@ fn refused(text: impl Into<String>) -> Reply {
     }
 }
 
-/// Commands of the API that this engine does not implement (no opening book, no solve
-/// mode, no second database kind, no piece limit for the databases): answered `?`
-/// with 0, as the API asks.
-const UNSUPPORTED: [&str; 7] = [
-    "book",
-    "bookfile",
+/// Commands of the API that this engine does not implement (no solve mode, no second
+/// database kind, no piece limit for the databases): answered `?` with 0, as the API
+/// asks.
+const UNSUPPORTED: [&str; 5] = [
     "solve",
     "enable_mtc",
     "mtcpath",
@@ -102,6 +106,7 @@ impl Engine {
                 dll_dir,
                 problems,
                 gamehist: None,
+                book: None,
             }),
             searcher: Mutex::new(SearchState::default()),
         }
@@ -113,7 +118,7 @@ impl Engine {
     }
 
     /// The game played (the `gametype` setting).
-    fn variant(&self) -> damiera_engine::board::Variant {
+    fn variant(&self) -> Variant {
         self.config.lock().settings.variant
     }
 
@@ -147,8 +152,9 @@ impl Engine {
             Some(dir) => describe_dir(&dir),
             None => "none".into(),
         };
+        let book = describe_book(&config.settings, config.dll_dir.as_deref());
         let mut text = format!(
-            "{}\n{} (game type {}), CheckerBoard protocol 2\n\nEndgame databases: {db}",
+            "{}\n{} (game type {}), CheckerBoard protocol 2\n\nEndgame databases: {db}\nOpening book: {book}",
             name(),
             config.settings.variant.title(),
             config.settings.variant.game_type()
@@ -186,8 +192,14 @@ impl Engine {
                 refused(format!("error: {e}"))
             };
         }
+        if key == "bookfile"
+            && let Err(e) = open_book(&next, config.dll_dir.as_deref())
+        {
+            return refused(format!("error: {e}"));
+        }
         config.settings = next;
         let shown = match key {
+            "bookfile" | "book" => describe_book(&config.settings, config.dll_dir.as_deref()),
             "dbpath" => match &config.settings.db_path {
                 Some(dir) => describe_dir(dir),
                 None => match config.settings.db_dir(config.dll_dir.as_deref()) {
@@ -239,10 +251,21 @@ impl Engine {
             status("Damiera: no legal move, the game is lost");
             return (CB_LOSS, None);
         }
-        let (settings, game, dll_dir) = {
+        let (settings, game, dll_dir, book) = {
             let mut c = self.config.lock();
-            (c.settings.clone(), c.gamehist.take(), c.dll_dir.clone())
+            let book = c.book_in_use();
+            (
+                c.settings.clone(),
+                c.gamehist.take(),
+                c.dll_dir.clone(),
+                book,
+            )
         };
+        let book = book.unwrap_or_else(|e| {
+            status(&format!("Damiera: {e}; playing without a book"));
+            None
+        });
+        let engine_settings = with_book(&settings, book);
         let mut searcher = self.searcher.lock();
         if let Err(e) = searcher.resize_table(settings.engine.tt_mib) {
             status(&format!("Damiera: {e}"));
@@ -255,7 +278,7 @@ impl Engine {
         let request = Request {
             game: history::game_for(game, &pos),
             limits: think::limits(args.maxtime, args.info, args.moreinfo),
-            settings: &settings.engine,
+            settings: &engine_settings,
             allscores: settings.allscores,
             playnow,
             status,
@@ -309,6 +332,67 @@ pub struct MoveArgs {
     pub info: i32,
     /// The incremental clock, packed.
     pub moreinfo: i32,
+}
+
+impl Config {
+    /// The book to play from under the settings (`None`: none), opened once for each
+    /// `bookfile` and game; the error is one line.
+    fn book_in_use(&mut self) -> Result<Option<Arc<Book>>, String> {
+        let s = &self.settings;
+        if s.book_mode().is_none() {
+            return Ok(None);
+        }
+        if let Some((file, game, book)) = &self.book
+            && *file == s.book_file
+            && *game == s.variant
+        {
+            return Ok(book.clone());
+        }
+        let book = open_book(s, self.dll_dir.as_deref())?.map(Arc::new);
+        self.book = Some((s.book_file.clone(), s.variant, book.clone()));
+        Ok(book)
+    }
+}
+
+/// The book `bookfile` names for the game played: `None` when off, or when no book is
+/// shipped for the game; a file that is not a sound book of that game is an error.
+fn open_book(s: &Settings, dll_dir: Option<&std::path::Path>) -> Result<Option<Book>, String> {
+    match s.book_file.as_str() {
+        settings::BOOK_OFF => Ok(None),
+        settings::BOOK_EMBEDDED => Ok(damiera_engine::book::embedded(s.variant)),
+        _ => Book::open_for(&s.book_path(dll_dir), s.variant)
+            .map(Some)
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// The engine's settings for one search: the book and how its move is chosen.
+fn with_book(s: &Settings, book: Option<Arc<Book>>) -> damiera_engine::engine::EngineOptions {
+    let mut engine = s.engine.clone();
+    engine.book = None;
+    if let Some(mode) = s.book_mode() {
+        engine.book = book;
+        if let damiera_engine::book::BookMode::Varied { margin } = mode {
+            engine.book_varied = true;
+            engine.book_margin = margin;
+        }
+    }
+    engine
+}
+
+/// The book in use, for `about` and the replies to `set book`/`set bookfile`.
+fn describe_book(s: &Settings, dll_dir: Option<&std::path::Path>) -> String {
+    let strength = ["none", "all kinds of moves", "good moves", "best moves"];
+    let how = strength.get(usize::from(s.book_strength)).unwrap_or(&"?");
+    let which = match s.book_file.as_str() {
+        settings::BOOK_OFF => return "off".into(),
+        settings::BOOK_EMBEDDED => match damiera_engine::book::embedded(s.variant) {
+            Some(_) => format!("the shipped {} book", s.variant.title()),
+            None => format!("none shipped for {}", s.variant.title()),
+        },
+        _ => s.book_path(dll_dir).display().to_string(),
+    };
+    format!("{which} ({how})")
 }
 
 /// `Damiera <version>`.
@@ -403,7 +487,6 @@ mod tests {
         assert!(e.command("about").text.contains("Italian"));
         assert_eq!(e.command("fly me"), refused("?"));
         assert_eq!(e.command(""), refused("?"));
-        assert_eq!(e.command("get book"), refused("?"));
         assert_eq!(e.command("set solve 1"), refused("?"));
     }
 
@@ -480,6 +563,105 @@ mod tests {
         let pos = Position::start_of(Variant::Russian);
         write_board(&pos, &mut board);
         assert_eq!(read_board(&board, CB_WHITE, Variant::Russian), Ok(pos));
+    }
+
+    /// The move `getmove` plays from `pos` (White to move) in a short search, and its
+    /// final status line.
+    fn engine_move(e: &Engine, pos: Position) -> Option<(Position, String)> {
+        use crate::board8::{CB_BLACK, CB_WHITE};
+        let mut board = [[0; 8]; 8];
+        write_board(&pos, &mut board);
+        let args = MoveArgs {
+            color: CB_WHITE,
+            maxtime: 0.05,
+            info: 0,
+            moreinfo: 0,
+        };
+        let mut last = String::new();
+        let (_, mv) = e.get_move(&mut board, args, &|| false, &mut |s| last = s.to_string());
+        mv?;
+        Some((read_board(&board, CB_BLACK, pos.variant()).ok()?, last))
+    }
+
+    use damiera_engine::board::Position;
+
+    /// CheckerBoard's `book` (strength 0..3) and `bookfile` (a file, `embedded` by
+    /// default, `off`): the shipped book plays its best move at the start; a file's book
+    /// is played from; a bad file is refused and the book kept.
+    #[test]
+    fn book_commands_choose_the_book_and_its_moves() {
+        use damiera_engine::book::{BookMode, Entry, FLAG_VALUE, embedded, encode, key::book_key};
+        let e = engine();
+        assert_eq!(e.command("get book"), handled("3"));
+        assert_eq!(e.command("get bookfile"), handled("embedded"));
+        let about = e.command("about").text;
+        assert!(
+            about.contains("Opening book: the shipped Italian draughts book (best moves)"),
+            "{about}"
+        );
+        let start = Position::start_of(Variant::Italian);
+        let shipped = embedded(Variant::Italian).and_then(|b| {
+            b.choose(
+                &start,
+                BookMode::Best,
+                &mut damiera_engine::rng::Rng::new(1),
+            )
+        });
+        if let Some(best) = shipped {
+            let (after, status) = engine_move(&e, start).unwrap();
+            assert_eq!(after, start.play(best.mv));
+            assert!(status.contains("| book move |"), "{status}");
+        }
+        let r = e.command("set book 2");
+        assert!(r.handled && r.text.contains("(good moves)"), "{r:?}");
+        assert_eq!(e.command("get book-mode"), handled("varied"));
+        assert!(!e.command("set book 7").handled);
+        // A book file of one move, 21-17 (not the engine's choice by itself).
+        let dir = std::env::temp_dir().join(format!("damiera-cb-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let legal = legal_moves(&start);
+        let mv = legal
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|&m| damiera_engine::movegen::path_text(&start, m) == "21-17")
+            .unwrap();
+        let (from, to, captured, flags) = encode(Variant::Italian, mv);
+        let entry = Entry {
+            key: book_key(&start),
+            from,
+            to,
+            captured,
+            flags: flags | FLAG_VALUE,
+            depth: 1,
+            value: 0,
+            search: 0,
+            count: 0,
+            wins: 0,
+            losses: 0,
+        };
+        let path = dir.join("one.book");
+        Book::new(Variant::Italian, vec![entry])
+            .save(&path)
+            .unwrap();
+        let r = e.command(&format!("set bookfile {}", path.display()));
+        assert!(r.handled, "{r:?}");
+        assert_eq!(engine_move(&e, start).map(|m| m.0), Some(start.play(mv)));
+        // A damaged file is refused; the book stays.
+        let bad = dir.join("bad.book");
+        std::fs::write(&bad, b"DBOOK8x8 broken").unwrap();
+        let r = e.command(&format!("set bookfile {}", bad.display()));
+        assert!(!r.handled && r.text.starts_with("error: book "), "{r:?}");
+        assert_eq!(
+            e.command("get bookfile"),
+            handled(path.display().to_string())
+        );
+        // Strength 0: no book; `off`: no book either.
+        assert!(e.command("set book 0").handled);
+        assert!(e.command("about").text.contains("(none)"));
+        assert!(e.command("set bookfile off").handled);
+        assert_eq!(e.command("get bookfile"), handled("off"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -6,6 +6,12 @@
 //! first used and rewritten by every `set` command that changes a setting. The
 //! environment variable `DAMIERA_CB_INI` names another file (tests use it).
 //!
+//! The opening book: `bookfile` is `embedded` (the book shipped for the game played, by
+//! default; none for Russian and Brazilian), `off`, or a book file (a bare name is looked
+//! for beside the DLL first); `book` is CheckerBoard's book strength, 0 no book, 1 all
+//! kinds of moves (varied within three times `book-margin`), 2 good moves (varied within
+//! `book-margin`), 3 best moves (the default). `book` and `book-mode` follow each other.
+//!
 //! The endgame databases are found in this order: `dbpath` from the file or `set dbpath`
 //! (relative paths are relative to the current directory, CheckerBoard's own folder);
 //! else a folder `egdb` beside the DLL; else Damiera's default folder
@@ -14,12 +20,19 @@
 use std::path::{Path, PathBuf};
 
 use damiera_engine::board::Variant;
+use damiera_engine::book::BookMode;
 use damiera_engine::engine::EngineOptions;
 
 /// Settings file name, beside the DLL.
 pub const FILE_NAME: &str = "damiera_cb.ini";
 /// Database cache sizes accepted, MiB.
 pub const DB_MIB: std::ops::RangeInclusive<usize> = 1..=65_536;
+/// CheckerBoard's book strengths: none, all kinds of moves, good moves, best moves.
+pub const BOOK_STRENGTH: std::ops::RangeInclusive<usize> = 0..=3;
+/// `bookfile` of the book shipped for the game played.
+pub const BOOK_EMBEDDED: &str = "embedded";
+/// `bookfile` of no book.
+pub const BOOK_OFF: &str = "off";
 
 /// What the engine plays with.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +51,10 @@ pub struct Settings {
     pub allscores: bool,
     /// The game played: CheckerBoard's game type 21, 22, 25 or 26 (`gametype`).
     pub variant: Variant,
+    /// CheckerBoard's book strength, 0..=3 (`book`, see the module docs).
+    pub book_strength: u8,
+    /// The opening book: `embedded`, `off` or a file (`bookfile`).
+    pub book_file: String,
 }
 
 impl Default for Settings {
@@ -49,6 +66,8 @@ impl Default for Settings {
             db_enabled: true,
             allscores: false,
             variant: Variant::Italian,
+            book_strength: 3,
+            book_file: BOOK_EMBEDDED.to_string(),
         }
     }
 }
@@ -104,9 +123,23 @@ impl Settings {
     /// an engine setting by its name or alias, or one of the DLL's own.
     pub fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
         if self.engine.set(key, value.trim())? {
+            if key == "book-mode" && self.book_strength > 0 {
+                self.book_strength = if self.engine.book_varied { 2 } else { 3 };
+            }
             return Ok(());
         }
         match key {
+            "book" => {
+                let strength = parse_in(key, value, BOOK_STRENGTH)? as u8;
+                if strength > 0 {
+                    self.engine.book_varied = strength < 3;
+                }
+                self.book_strength = strength;
+            }
+            "bookfile" => {
+                let v = value.trim();
+                self.book_file = if v.is_empty() { BOOK_OFF } else { v }.to_string();
+            }
             "dbmbytes" => self.db_mib = parse_in(key, value, DB_MIB)?,
             "enable_wld" => self.db_enabled = parse_flag(key, value)?,
             "allscores" => self.allscores = parse_flag(key, value)?,
@@ -152,6 +185,8 @@ impl Settings {
             "enable_wld" => u8::from(self.db_enabled).to_string(),
             "allscores" => u8::from(self.allscores).to_string(),
             "gametype" => self.variant.game_type().to_string(),
+            "book" => self.book_strength.to_string(),
+            "bookfile" => self.book_file.clone(),
             "dbpath" => self
                 .db_path
                 .as_ref()
@@ -180,12 +215,38 @@ impl Settings {
             .collect();
         format!(
             "; Damiera CheckerBoard engine settings (written by the engine; see README)\n\
-             {engine}dbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\ngametype={}\n",
+             {engine}dbpath={db_path}\ndbmbytes={}\nenable_wld={}\nallscores={}\ngametype={}\n\
+             bookfile={}\nbook={}\n",
             self.db_mib,
             u8::from(self.db_enabled),
             u8::from(self.allscores),
             self.variant.game_type(),
+            self.book_file,
+            self.book_strength,
         )
+    }
+
+    /// How the book's move is chosen, `None` for no book: the strength's mode (all kinds
+    /// of moves: varied within three times `book-margin`).
+    pub fn book_mode(&self) -> Option<BookMode> {
+        match self.book_strength {
+            0 => None,
+            1 => Some(BookMode::Varied {
+                margin: self.engine.book_margin.saturating_mul(3),
+            }),
+            _ => Some(self.engine.book_mode()),
+        }
+    }
+
+    /// The book file to open for `bookfile` (neither `embedded` nor `off`): a bare name
+    /// found beside the DLL, else the path as given.
+    pub fn book_path(&self, dll_dir: Option<&Path>) -> PathBuf {
+        let given = PathBuf::from(&self.book_file);
+        let beside = dll_dir
+            .filter(|_| given.components().count() == 1)
+            .map(|d| d.join(&given))
+            .filter(|p| p.is_file());
+        beside.unwrap_or(given)
     }
 
     /// The endgame database directory to use, if any (see the module docs).
@@ -238,6 +299,7 @@ mod tests {
                 tt_mib: 256,
                 threads: 2,
                 contempt: -5,
+                book_varied: true,
                 ..EngineOptions::default()
             },
             db_path: Some(PathBuf::from(r"C:\Program Files\Damiera\egdb")),
@@ -245,6 +307,8 @@ mod tests {
             db_enabled: false,
             allscores: true,
             variant: Variant::Russian,
+            book_strength: 1,
+            book_file: r"C:\Books\my.book".into(),
         };
         let text = s.to_text();
         assert!(text.contains("threads=2\ntt-size=256\n"), "{text}");
@@ -269,6 +333,29 @@ mod tests {
             assert!(s.apply(p.name, "nonsense").is_err(), "{}", p.name);
             assert_eq!(s, Settings::default());
         }
+    }
+
+    #[test]
+    fn book_strength_and_book_mode_follow_each_other() {
+        let mut s = Settings::default();
+        assert_eq!(
+            (s.get("book"), s.get("bookfile")),
+            (Some("3".into()), Some("embedded".into()))
+        );
+        assert_eq!(s.book_mode(), Some(BookMode::Best));
+        s.apply("book", "2").unwrap();
+        assert_eq!(s.get("book-mode").as_deref(), Some("varied"));
+        s.apply("book", "1").unwrap();
+        assert_eq!(s.book_mode(), Some(BookMode::Varied { margin: 30 }));
+        s.apply("book-mode", "best").unwrap();
+        assert_eq!(s.get("book").as_deref(), Some("3"));
+        s.apply("book", "0").unwrap();
+        assert_eq!(s.book_mode(), None);
+        s.apply("book-mode", "varied").unwrap();
+        assert_eq!(s.get("book").as_deref(), Some("0"), "no book stays no book");
+        assert!(s.apply("book", "4").is_err());
+        s.apply("bookfile", " ").unwrap();
+        assert_eq!(s.get("bookfile").as_deref(), Some("off"));
     }
 
     #[test]

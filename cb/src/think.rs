@@ -247,16 +247,21 @@ pub fn status_text(pos: &Position, lines: &[SearchInfo], allscores: bool) -> Str
     }
 }
 
-/// The final status line: the move played, then the last iteration's figures and the
-/// main line (with allscores, every root move and its score).
+/// The final status line: the move played, then the last iteration's figures (or `book
+/// move`) and the main line (with allscores, every root move and its score).
 pub fn final_text(pos: &Position, result: &SearchResult, allscores: bool) -> String {
     let Some(best) = result.best else {
         return "Damiera: no legal move, the game is lost".into();
     };
+    // The opening book's move: no search, depth 0 and no nodes.
+    let depth = if result.depth == 0 && result.nodes == 0 {
+        "book move".to_string()
+    } else {
+        format!("depth {}", result.depth)
+    };
     let head = format!(
-        "Damiera plays {} | depth {} | {} | {} nodes",
+        "Damiera plays {} | {depth} | {} | {} nodes",
         line_text(pos, &[best], 1),
-        result.depth,
         score::text(result.score),
         result.nodes,
     );

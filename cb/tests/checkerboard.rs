@@ -176,6 +176,12 @@ fn clock_and_status_line() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let (mut h, _) = start("clock", QUIET);
     let pos = Position::start();
+    // The shipped book answers the start at once (its strength 3: the best book move).
+    let r = h.get_move(&pos, 1.0, 0, 0);
+    check_move(&pos, &r).unwrap();
+    assert!(r.status.contains("| book move |"), "{}", r.status);
+    // The searches' own status lines, without the book.
+    assert_eq!(h.command("set book 0").0, 1);
     // Incremental clock, unit 0.01 s: 0.30 s left, 0.05 s increment.
     let info = 2 << 2;
     let moreinfo = (30 << 16) | 5;

@@ -106,9 +106,9 @@ class Board:
             return WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda d: cond())
         except Exception as e:
             log("wait failed: %r" % e)
-            raise AssertionError("timed out waiting for %s (message %r, engine %r, result %r)"
+            raise AssertionError("timed out waiting for %s (message %r, engine %r, result %r, moves %r)"
                                  % (what, self.text("message"), self.text("engine-status"),
-                                    self.text("result")))
+                                    self.text("result"), self.moves()))
 
     def post(self, path, body):
         """A request from inside the page (same origin), for setup only; through the

@@ -12,7 +12,8 @@ every move checked against the native rules core (`damiera moves`); a game of En
 Russian and Brazilian draughts each, chosen in the page and played by clicks and keys,
 every board checked against the rules core; a draw offer accepted and one declined, a
 resignation; a three-game PDN
-file through the picker; analysis lines and Stop; a game review; "White wins in N" from the shipped
+file through the picker; the opening explorer (test_explorer.py's checks, the shipped
+book from the site's files); analysis lines and Stop; a game review; "White wins in N" from the shipped
 endgame databases; a game against the engine on a 3 s + 1 s clock that ends without an
 engine time loss; an axe-core audit with no serious or critical violation; a 390 px
 phone with no horizontal scroll and a move by touch; the engine's nodes per second in
@@ -36,6 +37,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_board as tb  # noqa: E402  (exits 77 itself without Selenium)
+import test_explorer  # noqa: E402
 from test_board import Board, log  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -321,6 +323,7 @@ def main():
         wait_ready(b)
         tb.check_basics(b)
         tb.check_pdn_picker(b, profile)
+        test_explorer.check_explorer(b, binary, os.path.join(site, "book", "italian.book"), profile)
         tb.check_analysis(b)
         check_egdb_wins(b)
         check_whole_game(b, binary)

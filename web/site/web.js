@@ -238,6 +238,16 @@
     })
     .catch(() => {});
 
+  // The shipped opening books (built into the native binary, files here): the
+  // explorer's default books, handed to the board Worker.
+  fetch(url("book/index.json"))
+    .then((r) => (r.ok ? r.json() : []))
+    .then((names) => Promise.all(names.map((n) =>
+      fetch(url(`book/${n}`)).then((r) => { if (!r.ok) throw new Error(n); return r.arrayBuffer(); })
+        .then((bytes) => webFetch(`/api/explorer/book?as=default&name=${encodeURIComponent(n)}`,
+          { method: "POST", body: bytes })))))
+    .catch(() => {});
+
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
     navigator.serviceWorker.register(url("sw.js")).catch(() => {});
   }

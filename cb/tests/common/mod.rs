@@ -595,10 +595,12 @@ pub fn check_commands(h: &mut Harness) {
     assert!(ok(h, "set gamehist W:WK29:BK4 29-25 4-8 25-29 8-4").contains("4 reversible"));
     assert!(ok(h, "staticevaluation W:W21-32:B1-12").contains("evaluation"));
     // Not implemented: 0 and "?", as the API asks; bad values: 0 and the reason.
+    assert_eq!(ok(h, "get book"), "3");
+    assert_eq!(ok(h, "get bookfile"), "embedded");
+    assert!(ok(h, "set book 2").contains("good moves"));
+    assert_eq!(ok(h, "get book-mode"), "varied");
+    assert!(ok(h, "set book 3").contains("best moves"));
     for cmd in [
-        "get book",
-        "set book 2",
-        "set bookfile x.bin",
         "get solve",
         "set solve 1",
         "get enable_mtc",
@@ -619,6 +621,8 @@ pub fn check_commands(h: &mut Harness) {
         ("set hashsize lots", "hashsize"),
         ("set searchthreads 999", "searchthreads"),
         ("set allscores 2", "allscores"),
+        ("set bookfile x.bin", "x.bin"),
+        ("set book 4", "book"),
         ("set gamehist W:W21-32:B1-12 22-17", "move 1"),
         ("get movelist garbage", "FEN"),
     ] {
@@ -653,6 +657,8 @@ pub fn open_positions(count: usize, seed: u64) -> Vec<Position> {
 /// `*playnow` (a negative latency), but only with a proven win or loss (a proven result
 /// needs no deeper search); such positions are left out of the latencies.
 pub fn check_play_now(h: &mut Harness, positions: &[Position]) -> Vec<f64> {
+    // A book move would come at once: these are the search's latencies.
+    assert_eq!(h.command("set book 0").0, 1);
     let mut latencies = Vec::new();
     for (i, pos) in positions.iter().enumerate() {
         let (r, ms) = h.play_now(pos, 40 + 10 * (i as u32 % 8));

@@ -10,8 +10,9 @@
 //!   of one search, and the monotonic [`clock::Instant`] every room reads (the system's,
 //!   or in the browser build the page's);
 //! - [`egdb`] (→ board, movegen): endgame databases;
-//! - [`book`] (→ board, movegen, rng): opening books — the open file format, read
-//!   without trusting it, and probed for a position's legal book moves;
+//! - [`book`] (→ board, movegen, game, rng): opening books — the open file format, read
+//!   without trusting it, and probed for a position's legal book moves; PDN games
+//!   indexed by position with their results;
 //! - [`search`] (→ memory, rng, board, movegen, clock, game, egdb, book): evaluation,
 //!   transposition table, alpha-beta under the game's move limit, time management, scores
 //!   and their text; reports through a callback, never prints; its entry point is private

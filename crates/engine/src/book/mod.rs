@@ -10,9 +10,13 @@
 //!   file that passed its checksum but lies, gives no move rather than a wrong one);
 //!   [`Book::choose`] picks one under a [`BookMode`].
 //!
+//! - [`games`]: PDN games indexed by position, with their results (`book import`'s
+//!   counts, the opening explorer's games).
+//!
 //! The books shipped for Italian and English are [`embedded`] (`book=embedded`).
 
 pub mod format;
+pub mod games;
 pub mod key;
 
 use std::fmt;

@@ -13,11 +13,13 @@ use crate::clock::Instant;
 
 use serde_json::{Value, json};
 
+use super::explorer::Collection;
 use super::game::{PdnLoad, ShownGame};
-use super::http::{MAX_BODY, query_value};
+use super::http::{body_limit, query_value};
 use super::review::{self, Review};
 use super::state::{App, EngineCmd, Mode, State};
 use crate::board::{Color, Position, UnknownVariant, Variant};
+use crate::book::Book;
 use crate::clock::TimeControl;
 use crate::protocol::response::ParamType;
 
@@ -40,17 +42,20 @@ type Answer = Result<Option<Value>, ApiError>;
 /// (after `?`, may be empty) and the body's bytes. Returns the HTTP status and the JSON
 /// answer (see the module's contract). This is the entry point for fuzzing the API.
 pub fn json_api(app: &App, method: &str, path: &str, query: &str, body: &[u8]) -> (u16, Value) {
-    let answer = if body.len() > MAX_BODY {
+    let limit = body_limit(path);
+    let answer = if body.len() > limit {
         Err(ApiError(
             413,
-            format!("request body larger than {MAX_BODY} bytes"),
+            format!("request body larger than {limit} bytes"),
         ))
     } else {
         match (method, path) {
             ("GET", "/api/state") => return (200, app.state.lock().to_json()),
             ("POST", "/api/pdn-file") => pdn_file(app, query, body),
+            ("POST", "/api/explorer/pdn") => explorer_pdn(app, query, body),
+            ("POST", "/api/explorer/book") => explorer_book(app, query, body),
             ("POST", p) if ROUTES.contains(&p) => read_json(body).and_then(|b| post(app, p, &b)),
-            (_, p) if ROUTES.contains(&p) || matches!(p, "/api/state" | "/api/pdn-file") => {
+            (_, p) if ROUTES.contains(&p) || UPLOADS.contains(&p) || p == "/api/state" => {
                 Err(ApiError(405, format!("method {method} not allowed on {p}")))
             }
             (_, p) => Err(ApiError(404, format!("no such API: {}", clip(p)))),
@@ -97,7 +102,11 @@ pub const ROUTES: &[&str] = &[
     "/api/review/goto",
     "/api/resign",
     "/api/draw",
+    "/api/explorer",
 ];
+
+/// The POST routes whose body is a file's bytes.
+pub const UPLOADS: &[&str] = &["/api/pdn-file", "/api/explorer/pdn", "/api/explorer/book"];
 
 /// The body as a JSON object (empty: `{}`).
 fn read_json(body: &[u8]) -> Result<Value, ApiError> {
@@ -270,6 +279,7 @@ fn post(app: &App, path: &str, body: &Value) -> Answer {
             Ok(None)
         }
         "/api/engine/param" => set_param(app, body),
+        "/api/explorer" => explorer(app, body),
         "/api/review" => review(app, body),
         "/api/review/goto" => {
             let ply = ply_field(body)?;
@@ -354,6 +364,95 @@ fn load_pdn(app: &App, bytes: &[u8], choice: Option<usize>) -> Answer {
             "summary": c.summary,
         }))),
     }
+}
+
+/// A file name from a query (`name=`, percent-encoded), for messages: at most 80
+/// characters, no control characters; `what` without one.
+fn file_name(query: &str, what: &str) -> String {
+    let Some(raw) = query_value(query, "name") else {
+        return what.to_string();
+    };
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut rest = raw.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        let hex = tail.get(..2).and_then(|h| std::str::from_utf8(h).ok());
+        match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            Some(v) if b == b'%' => {
+                bytes.push(v);
+                rest = &tail[2..];
+            }
+            _ => {
+                bytes.push(if b == b'+' { b' ' } else { b });
+                rest = tail;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&bytes).replace(char::is_control, "");
+    if text.trim().is_empty() {
+        what.to_string()
+    } else {
+        clip(text.trim())
+    }
+}
+
+/// `POST /api/explorer/pdn?name=F`: a PDN collection's bytes, the explorer's games
+/// (`{"summary": "..."}`).
+fn explorer_pdn(app: &App, query: &str, body: &[u8]) -> Answer {
+    let name = file_name(query, "the PDN file");
+    let variant = app.state.lock().variant;
+    // Read outside the lock: a large collection takes a moment.
+    let (games, summary) = Collection::read(&name, body, variant).map_err(bad)?;
+    run(app, |st| {
+        st.explorer.set_games(games);
+        Ok(())
+    })?;
+    Ok(Some(json!({ "summary": summary })))
+}
+
+/// `POST /api/explorer/book?name=F[&as=default]`: a book file's bytes, the explorer's
+/// book (with `as=default`, its game's default book: the static site's page hands over
+/// the shipped books so).
+fn explorer_book(app: &App, query: &str, body: &[u8]) -> Answer {
+    let name = file_name(query, "the book file");
+    let as_default = query_value(query, "as") == Some("default");
+    let book = Book::from_bytes(body).map_err(|e| bad(format!("book {name}: {e}")))?;
+    run(app, |st| {
+        st.explorer.set_book(name, book, as_default);
+        Ok(())
+    })
+}
+
+/// `{"book": "default" | "off" | "file"}` picks the explorer's book (`file`: the one
+/// loaded), `{"games": null}` forgets
+/// its games; both optional.
+fn explorer(app: &App, body: &Value) -> Answer {
+    use super::explorer::BookChoice;
+    let choice = match opt_str(body, "book")? {
+        None => None,
+        Some("default") => Some(BookChoice::Default),
+        Some("off") => Some(BookChoice::Off),
+        Some("file") => Some(BookChoice::File),
+        Some(b) => {
+            return Err(bad(format!(
+                "book must be default, off or file, not {:?}",
+                clip(b)
+            )));
+        }
+    };
+    let drop_games = match body.get("games") {
+        None => false,
+        Some(Value::Null) => true,
+        Some(_) => return Err(bad("games can only be null (a collection is uploaded)")),
+    };
+    run(app, |st| {
+        if let Some(c) = choice {
+            st.explorer.choose(c)?;
+        }
+        if drop_games {
+            st.explorer.drop_games();
+        }
+        Ok(())
+    })
 }
 
 /// `mode`, `engine_side`, `movetime`, `clock` (`{"time": s, "inc": s}` or `null` for
@@ -568,7 +667,7 @@ mod tests {
             (400, Some("field \"ply\" must be a non-negative integer"))
         );
         assert_eq!(call(&app, "POST", "/api/move", "[1]").0, 400);
-        let big = vec![b' '; MAX_BODY + 1];
+        let big = vec![b' '; crate::gui::http::MAX_BODY + 1];
         assert_eq!(json_api(&app, "POST", "/api/pdn", "", &big).0, 413);
         let (s, v) = json_api(&app, "POST", "/api/pdn-file", "game=x", b"1. 22-18 *");
         assert_eq!(
@@ -741,6 +840,53 @@ mod tests {
         let (s, v) = call(&app, "POST", "/api/new", r#"{"variant":"brazilian"}"#);
         assert_eq!((s, v["state"]["result"].clone()), (200, Value::Null));
         assert_eq!(v["state"]["variant"], "brazilian");
+    }
+
+    #[test]
+    fn the_explorer_takes_files_and_refuses_bad_ones_in_one_line() {
+        let app = App::offline();
+        let pdn = b"[White \"A\"][Black \"B\"][Result \"0-1\"]\n1. 22-18 11-14 0-1\n";
+        let (s, v) = json_api(
+            &app,
+            "POST",
+            "/api/explorer/pdn",
+            "name=my%20games.pdn",
+            pdn,
+        );
+        assert_eq!(s, 200, "{v}");
+        assert!(
+            v["summary"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("my games.pdn: 1 games"))
+        );
+        let games = &v["state"]["explorer"]["games"];
+        assert_eq!(games["moves"][0]["text"], "22-18");
+        assert_eq!(games["moves"][0]["black_won"], 1);
+        let (s, v) = json_api(&app, "POST", "/api/explorer/book", "name=x.book", b"junk");
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (
+                400,
+                Some("book x.book: not a book file: shorter than its header")
+            )
+        );
+        let (s, v) = call(&app, "POST", "/api/explorer", r#"{"book":"file"}"#);
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (400, Some("no book file loaded: load one first"))
+        );
+        let (s, v) = call(
+            &app,
+            "POST",
+            "/api/explorer",
+            r#"{"book":"off","games":null}"#,
+        );
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["state"]["explorer"]["choice"], "off");
+        assert_eq!(v["state"]["explorer"]["games"], Value::Null);
+        assert_eq!(call(&app, "GET", "/api/explorer/pdn", "").0, 405);
+        let big = vec![b' '; crate::gui::http::MAX_UPLOAD + 1];
+        assert_eq!(json_api(&app, "POST", "/api/explorer/pdn", "", &big).0, 413);
     }
 
     #[test]

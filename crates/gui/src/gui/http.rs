@@ -18,8 +18,20 @@ use serde_json::{Value, json};
 use super::api::json_api;
 use super::state::{App, State};
 
-/// Largest request body accepted (a PDN upload is the largest).
+/// Largest request body accepted (a PDN upload is the largest), but on the explorer's
+/// uploads.
 pub const MAX_BODY: usize = 256 * 1024;
+/// Largest body of the explorer's uploads (a PDN collection, a book file).
+pub const MAX_UPLOAD: usize = 4 * 1024 * 1024;
+
+/// The largest body a request to `path` may carry.
+pub fn body_limit(path: &str) -> usize {
+    if matches!(path, "/api/explorer/pdn" | "/api/explorer/book") {
+        MAX_UPLOAD
+    } else {
+        MAX_BODY
+    }
+}
 /// Largest request head (request line and headers).
 pub const MAX_HEAD: usize = 16 * 1024;
 /// Most header lines in a request.
@@ -174,7 +186,7 @@ pub fn read_head(input: &mut impl BufRead, deadline: Instant) -> Result<Head, Ht
     parse_head(text)
 }
 
-/// How long the body is: `Content-Length` (at most [`MAX_BODY`]), 0 without one.
+/// How long the body is: `Content-Length` (at most [`body_limit`]), 0 without one.
 pub fn body_length(head: &Head) -> Result<usize, HttpError> {
     if head.header("transfer-encoding").is_some() {
         return Err(http_error(
@@ -197,10 +209,11 @@ pub fn body_length(head: &Head) -> Result<usize, HttpError> {
     let n: u64 = first
         .parse()
         .map_err(|_| http_error(400, format!("bad Content-Length {first:?}")))?;
-    if n > MAX_BODY as u64 {
+    let limit = body_limit(&head.path);
+    if n > limit as u64 {
         return Err(http_error(
             413,
-            format!("request body larger than {MAX_BODY} bytes"),
+            format!("request body larger than {limit} bytes"),
         ));
     }
     Ok(n as usize)

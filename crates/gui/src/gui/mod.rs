@@ -7,6 +7,7 @@
 //! - [`state`]: the shared state and how changes are published;
 //! - [`engine_link`]: the thread that keeps the engine process in step with the state;
 //! - [`events`]: Server-Sent Events, one bounded mailbox per page;
+//! - [`explorer`]: the opening explorer (book moves, and a PDN collection's games);
 //! - [`api`]: the JSON API as a pure function of the request (fuzzed, property-tested);
 //! - [`http`]: the HTTP server, the access checks (Host, Origin, LAN token), the page;
 //! - [`pool`]: the bounded worker pool the requests run on.
@@ -14,6 +15,7 @@
 pub mod api;
 pub mod engine_link;
 pub mod events;
+pub mod explorer;
 pub mod game;
 pub mod http;
 pub mod pool;

@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use serde_json::{Value, json};
 
 use super::events::Broadcaster;
+use super::explorer::Explorer;
 use super::game::{BoardEnding, ShownGame, board_json, legal_json, squares_json};
 use super::review::Review;
 use crate::board::{Color, Move, Position, Variant};
@@ -99,6 +100,8 @@ pub struct State {
     pub draw_answer: Option<DrawAnswer>,
     /// Numbers draw offers.
     pub offers: u64,
+    /// The opening explorer's book and games.
+    pub explorer: Explorer,
 }
 
 /// An ending the players chose: it holds at the end of `moves` (the line it was agreed
@@ -184,6 +187,7 @@ impl State {
             draw_offer: None,
             draw_answer: None,
             offers: 0,
+            explorer: Explorer::new(),
         }
     }
 
@@ -458,6 +462,7 @@ impl State {
                 "message": self.engine_message,
                 "params": self.params_json(),
             },
+            "explorer": self.explorer.to_json(&pos),
             "review": self.review.as_ref().map(|r| {
                 let mut v = r.to_json(&verdicts);
                 v["line_shown"] = json!(r.moves() == self.game.moves());

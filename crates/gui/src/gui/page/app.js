@@ -308,6 +308,7 @@ function render() {
   renderReview();
   renderParams();
   renderAnalysis();
+  renderExplorer();
 }
 
 function renderSide() {
@@ -666,6 +667,115 @@ function paramControl(p) {
   return el;
 }
 
+// ---- opening explorer ----
+// The position's book moves and the loaded games' moves; a move's button plays it.
+let explorerShown = "";
+function renderExplorer() {
+  const ex = st.explorer;
+  const key = JSON.stringify(ex);
+  if (!ex || key === explorerShown) return;
+  explorerShown = key;
+  const fileOption = $("explorer-book-file");
+  fileOption.hidden = !ex.file;
+  if (ex.file) fileOption.textContent = ex.file;
+  $("explorer-book").value = ex.choice;
+  const book = ex.book;
+  const bookRows = book ? book.moves.map((m) => [
+    explorerMove(m),
+    cell(m.value_text == null ? "–" : m.value_text, true),
+    cell(m.depth == null ? "–" : String(m.depth), true),
+    cell(String(m.count), true),
+  ]) : [];
+  fillTable("book-moves", bookRows);
+  $("book-status").textContent = !book ? (ex.choice === "off" ? "No book." : "No book for this game.")
+    : book.note || (book.moves.length ? `${book.name}: ${book.moves.length} moves here.` : `${book.name}: nothing here.`);
+  const games = ex.games;
+  $("drop-games").hidden = !games;
+  const gameRows = games ? games.moves.map((m) => [
+    explorerMove(m),
+    cell(String(m.games), true),
+    cell(String(m.white_won), true),
+    cell(String(m.drawn), true),
+    cell(String(m.black_won), true),
+    playersCell(m),
+  ]) : [];
+  fillTable("game-moves", gameRows);
+  $("games-status").textContent = !games ? "No games loaded."
+    : games.note || `${games.name}: ${games.total} games; ${games.moves.reduce((n, m) => n + m.games, 0)} reached this position.`;
+}
+
+function cell(text, number) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (number) td.className = "count";
+  return td;
+}
+
+function explorerMove(m) {
+  const td = document.createElement("td");
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "explorer-move";
+  b.dataset.move = m.text;
+  b.textContent = m.text;
+  b.setAttribute("aria-label", `Play ${m.text}`);
+  td.appendChild(b);
+  return td;
+}
+
+function playersCell(m) {
+  const td = document.createElement("td");
+  const d = document.createElement("details");
+  const s = document.createElement("summary");
+  s.textContent = m.games === 1 ? "1 game" : `${m.games} games`;
+  d.appendChild(s);
+  const ul = document.createElement("ul");
+  for (const g of m.listed) {
+    const li = document.createElement("li");
+    li.className = "explorer-game";
+    li.textContent = `${g.number}. ${g.white} – ${g.black}, ${g.result}`;
+    ul.appendChild(li);
+  }
+  if (m.games > m.listed.length) {
+    const li = document.createElement("li");
+    li.textContent = `and ${m.games - m.listed.length} more`;
+    ul.appendChild(li);
+  }
+  d.appendChild(ul);
+  td.appendChild(d);
+  return td;
+}
+
+function fillTable(id, rows) {
+  const body = $(id).querySelector("tbody");
+  body.textContent = "";
+  for (const cells of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.move = cells[0].textContent;
+    cells.forEach((c) => tr.appendChild(c));
+    body.appendChild(tr);
+  }
+  $(id).hidden = rows.length === 0;
+}
+
+// A book or PDN file for the explorer goes up as its bytes, named in the query.
+async function uploadExplorer(kind, file) {
+  try {
+    const bytes = await file.arrayBuffer();
+    const r = await send(`/api/explorer/${kind}?name=${encodeURIComponent(file.name)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream" },
+      body: bytes,
+    });
+    const data = await r.json();
+    if (!r.ok) { say(data.error || `error ${r.status}`); return; }
+    if (data.state) setState(data.state);
+    say(data.summary || `${file.name} loaded`, true);
+  } catch (e) {
+    say(`the server does not answer: ${e}`);
+  }
+}
+
 function renderParams() {
   const params = st.engine.params || [];
   const box = $("params");
@@ -979,6 +1089,20 @@ function setupControls() {
     const f = $("pdn-file").files[0];
     if (!f) return;
     f.arrayBuffer().then((bytes) => loadPdn(bytes)).finally(() => { $("pdn-file").value = ""; });
+  };
+  $("explorer-book").onchange = () => api("/api/explorer", { book: $("explorer-book").value });
+  $("load-book").onclick = () => $("book-file").click();
+  $("load-games").onclick = () => $("games-file").click();
+  $("drop-games").onclick = () => api("/api/explorer", { games: null });
+  for (const [input, kind] of [["book-file", "book"], ["games-file", "pdn"]]) {
+    $(input).onchange = () => {
+      const f = $(input).files[0];
+      if (f) uploadExplorer(kind, f).finally(() => { $(input).value = ""; });
+    };
+  }
+  $("explorer").onclick = (e) => {
+    const b = e.target.closest("button.explorer-move");
+    if (b) { say(""); api("/api/move", { move: b.dataset.move }); }
   };
   $("nav-start").onclick = () => goto(0);
   $("nav-back").onclick = () => st && goto(st.ply - 1);
