@@ -18,6 +18,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::games::{self, Game, MenBackward, Rules, SquareNames};
 use super::position::Color;
 use super::square::Square;
 
@@ -35,15 +36,6 @@ pub enum Variant {
     Brazilian = 3,
 }
 
-/// How a variant writes its squares.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SquareNames {
-    /// Numbers 1–32 (Italian or English order).
-    Numbers,
-    /// Algebraic `a1`–`h8`, a1 at White's lower left.
-    Algebraic,
-}
-
 impl Variant {
     /// All variants, Italian first.
     pub const ALL: [Variant; 4] = [
@@ -53,34 +45,31 @@ impl Variant {
         Variant::Brazilian,
     ];
 
+    /// The game's rules: the one table from a game to its rules ([`games`]). The
+    /// accessors below read single fields through [`with_game!`](crate::with_game), so
+    /// that the search's calls compile to a compare, not a load.
+    pub const fn rules(self) -> &'static Rules {
+        match self {
+            Variant::Italian => &games::Italian::RULES,
+            Variant::English => &games::English::RULES,
+            Variant::Russian => &games::Russian::RULES,
+            Variant::Brazilian => &games::Brazilian::RULES,
+        }
+    }
+
     /// The lower-case name used on the command line, in the Hub protocol and the web board.
     pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Italian => "italian",
-            Variant::English => "english",
-            Variant::Russian => "russian",
-            Variant::Brazilian => "brazilian",
-        }
+        self.rules().name
     }
 
     /// The name for people: `Italian draughts`, `English checkers`, ...
     pub const fn title(self) -> &'static str {
-        match self {
-            Variant::Italian => "Italian draughts",
-            Variant::English => "English checkers",
-            Variant::Russian => "Russian draughts",
-            Variant::Brazilian => "Brazilian draughts",
-        }
+        self.rules().title
     }
 
     /// The PDN `GameType` number (also CheckerBoard's game type).
     pub const fn game_type(self) -> u32 {
-        match self {
-            Variant::English => 21,
-            Variant::Italian => 22,
-            Variant::Russian => 25,
-            Variant::Brazilian => 26,
-        }
+        self.rules().game_type
     }
 
     /// The variant of a PDN `GameType` number, if Damiera plays it.
@@ -90,28 +79,28 @@ impl Variant {
 
     /// The side that moves first: Black in English checkers, White elsewhere.
     pub const fn first_mover(self) -> Color {
-        match self {
-            Variant::English => Color::Black,
-            _ => Color::White,
-        }
+        crate::with_game!(self, G => G::RULES.first_mover)
     }
 
     /// Whether kings fly (move and capture along whole diagonals).
     pub const fn flying_kings(self) -> bool {
-        matches!(self, Variant::Russian | Variant::Brazilian)
+        crate::with_game!(self, G => G::FLYING)
+    }
+
+    /// Whether a man may capture backward at once (not only later in a chain): where it
+    /// may, an enemy man diagonally behind a man can take it.
+    pub const fn men_capture_backward(self) -> bool {
+        crate::with_game!(self, G => matches!(G::RULES.men_capture_backward, MenBackward::Always))
     }
 
     /// Whether the board is the mirror of the Italian one (a1 dark).
     pub const fn mirrored(self) -> bool {
-        !matches!(self, Variant::Italian)
+        crate::with_game!(self, G => G::RULES.board.mirrored)
     }
 
     /// How this variant writes squares.
     pub const fn square_names(self) -> SquareNames {
-        match self {
-            Variant::Italian | Variant::English => SquareNames::Numbers,
-            Variant::Russian | Variant::Brazilian => SquareNames::Algebraic,
-        }
+        crate::with_game!(self, G => G::RULES.board.names)
     }
 
     /// The number 1–32 of a square in this variant's numbering: FID for Italian, PDN for

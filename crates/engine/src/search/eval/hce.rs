@@ -182,7 +182,7 @@ impl Tables {
     /// The squares that stop a man of `us` on bit `b` from running in `variant`.
     #[inline(always)]
     pub(super) fn stoppers(&self, variant: Variant, us: Color, b: u32) -> Bitboard {
-        if variant.flying_kings() {
+        if variant.men_capture_backward() {
             self.cone_back[us as usize][b as usize]
         } else {
             self.cone[us as usize][b as usize]
