@@ -17,11 +17,13 @@
 use damiera_engine::board::{Color, Move, Piece, Position, Square, Variant};
 
 /// The numbering CheckerBoard uses for squares of `variant` in FEN strings, `islegal` and
-/// move texts: the FID one in Italian, the English one in every other game type.
+/// move texts: the FID one on the Italian board, the English one on every board with a1
+/// dark (the mirrored ones).
 pub fn cb_numbering(variant: Variant) -> Variant {
-    match variant {
-        Variant::Italian => Variant::Italian,
-        _ => Variant::English,
+    if variant.mirrored() {
+        Variant::English
+    } else {
+        Variant::Italian
     }
 }
 

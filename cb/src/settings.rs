@@ -62,7 +62,8 @@ pub fn parse_gametype(value: &str) -> Result<Variant, String> {
         .and_then(Variant::from_game_type)
         .ok_or_else(|| {
             format!(
-                "gametype must be 21 (English), 22 (Italian), 25 (Russian) or 26 (Brazilian), not {:?}",
+                "gametype must be one of {}, not {:?}",
+                Variant::game_types_listed(),
                 clip(value)
             )
         })

@@ -210,7 +210,7 @@ impl ConsoleGame {
             out,
             "Damiera - {} ({}, 8x8).",
             variant.title(),
-            rules_name(variant)
+            variant.rules().rulebook
         )?;
         match self.human {
             Some(human) => writeln!(
@@ -787,16 +787,6 @@ fn looks_like_move(word: &str) -> bool {
         (Some(c), _) if c.is_ascii_digit() => true,
         (Some('a'..='h' | 'A'..='H'), Some(d)) => d.is_ascii_digit(),
         _ => false,
-    }
-}
-
-/// The rules a variant's console game follows, for the greeting.
-fn rules_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Italian => "FID rules",
-        Variant::English => "WCDF rules",
-        Variant::Russian => "Russian federation rules",
-        Variant::Brazilian => "international rules",
     }
 }
 

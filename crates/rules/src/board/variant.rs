@@ -22,39 +22,89 @@ use super::games::{self, Game, MenBackward, Rules, SquareNames};
 use super::position::Color;
 use super::square::Square;
 
-/// A game of the draughts family on 64 squares.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
-pub enum Variant {
+/// The one list of games: the enum [`Variant`], [`Variant::ALL`] and [`Variant::rules`]
+/// come from it, each game with the type that holds its rules ([`games`]). A game added
+/// here must also be added to [`with_game!`](crate::with_game) and to every table keyed by
+/// game (exhaustive `match`es), or the build fails.
+macro_rules! variants {
+    ($($(#[$attr:meta])* $name:ident => $game:ty,)+) => {
+        /// A game of the draughts family on 64 squares.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+        pub enum Variant {
+            $($(#[$attr])* $name,)+
+        }
+
+        impl Variant {
+            /// All games, in the order of the list (Italian first).
+            pub const ALL: [Variant; [$(Variant::$name),+].len()] = [$(Variant::$name),+];
+
+            /// The game's rules: the one table from a game to its rules ([`games`]). The
+            /// accessors below read single fields through [`with_game!`](crate::with_game),
+            /// so that the search's calls compile to a compare, not a load.
+            pub const fn rules(self) -> &'static Rules {
+                match self {
+                    $(Variant::$name => &<$game as Game>::RULES,)+
+                }
+            }
+        }
+    };
+}
+
+variants! {
     /// Italian draughts, FID rules: men never capture kings, capture priorities (Art. 6.9).
     #[default]
-    Italian = 0,
+    Italian => games::Italian,
     /// English draughts / American checkers: Black moves first, free choice of captures.
-    English = 1,
+    English => games::English,
     /// Russian draughts: flying kings, men capture backward, crowned during a capture.
-    Russian = 2,
+    Russian => games::Russian,
     /// Brazilian draughts: international rules on 8x8 (the majority capture is compulsory).
-    Brazilian = 3,
+    Brazilian => games::Brazilian,
 }
 
 impl Variant {
-    /// All variants, Italian first.
-    pub const ALL: [Variant; 4] = [
-        Variant::Italian,
-        Variant::English,
-        Variant::Russian,
-        Variant::Brazilian,
-    ];
+    /// The number of games.
+    pub const COUNT: usize = Variant::ALL.len();
 
-    /// The game's rules: the one table from a game to its rules ([`games`]). The
-    /// accessors below read single fields through [`with_game!`](crate::with_game), so
-    /// that the search's calls compile to a compare, not a load.
-    pub const fn rules(self) -> &'static Rules {
-        match self {
-            Variant::Italian => &games::Italian::RULES,
-            Variant::English => &games::English::RULES,
-            Variant::Russian => &games::Russian::RULES,
-            Variant::Brazilian => &games::Brazilian::RULES,
+    /// The game's place in [`Variant::ALL`]: the one conversion of a game to an index,
+    /// for tables of [`Variant::COUNT`] entries and the training records.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The game at `index` in [`Variant::ALL`], if there is one.
+    pub const fn from_index(index: usize) -> Option<Variant> {
+        if index < Variant::COUNT {
+            Some(Variant::ALL[index])
+        } else {
+            None
         }
+    }
+
+    /// The games' names joined for messages: `italian, english, russian or brazilian`.
+    pub fn names_listed() -> String {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
+    }
+
+    /// The games' PDN `GameType` numbers and titles for messages: `21 English, 22
+    /// Italian, ...`, ascending.
+    pub fn game_types_listed() -> String {
+        let mut all = Variant::ALL;
+        all.sort_by_key(|v| v.game_type());
+        let words: Vec<String> = all
+            .iter()
+            .map(|v| format!("{} {}", v.game_type(), v.short_title()))
+            .collect();
+        words.join(", ")
+    }
+
+    /// The title's first word: `Italian`, `English`, ...
+    pub fn short_title(self) -> &'static str {
+        self.title().split(' ').next().unwrap_or(self.title())
     }
 
     /// The lower-case name used on the command line, in the Hub protocol and the web board.
@@ -215,8 +265,9 @@ impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant {:?} (expected one of italian, english, russian, brazilian)",
-            self.0
+            "unknown variant {:?} (expected {})",
+            self.0,
+            Variant::names_listed()
         )
     }
 }
@@ -227,13 +278,9 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         let t = s.trim().to_ascii_lowercase();
-        let found = Variant::ALL.into_iter().find(|v| v.name() == t);
-        found
-            .or(match t.as_str() {
-                "checkers" | "american" => Some(Variant::English),
-                "shashki" => Some(Variant::Russian),
-                _ => None,
-            })
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == t || v.rules().aliases.contains(&t.as_str()))
             .ok_or_else(|| UnknownVariant(s.trim().to_string()))
     }
 }

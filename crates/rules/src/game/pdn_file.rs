@@ -83,9 +83,6 @@ fn game_type_name(number: u32) -> Option<&'static str> {
     })
 }
 
-/// The game types Damiera plays, for messages.
-const PLAYED: &str = "21 English, 22 Italian, 25 Russian, 26 Brazilian";
-
 /// The variant of a game: its `GameType` tag (the number, optionally followed by the
 /// standard's comma-separated board description) or, without one, `default`. A game
 /// type Damiera does not play is refused with one line naming it, e.g. `GameType 20 is
@@ -95,15 +92,16 @@ pub fn game_variant(game: &PdnGame, default: Variant) -> Result<Variant, String>
         return Ok(default);
     };
     let first = value.split(',').next().unwrap_or("").trim();
+    let played = Variant::game_types_listed();
     match first.parse::<u32>() {
         Ok(n) => Variant::from_game_type(n).ok_or_else(|| match game_type_name(n) {
             Some(name) => {
-                format!("GameType {n} is {name}, which Damiera does not play (it plays {PLAYED})")
+                format!("GameType {n} is {name}, which Damiera does not play (it plays {played})")
             }
-            None => format!("GameType {n} is not a game type Damiera plays ({PLAYED})"),
+            None => format!("GameType {n} is not a game type Damiera plays ({played})"),
         }),
         Err(_) => Err(format!(
-            "GameType {:?} is not a game type number ({PLAYED})",
+            "GameType {:?} is not a game type number ({played})",
             value.chars().take(40).collect::<String>()
         )),
     }

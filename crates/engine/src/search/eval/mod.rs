@@ -71,13 +71,15 @@ pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i
 /// The weights file built into the binary: the Italian one.
 pub static EMBEDDED_FILE: &[u8] = include_bytes!("default.dmw");
 
-/// The weights file built into the binary for each variant, in [`Variant::ALL`] order.
-pub static EMBEDDED_FILES: [&[u8]; 4] = [
-    EMBEDDED_FILE,
-    include_bytes!("english.dmw"),
-    include_bytes!("russian.dmw"),
-    include_bytes!("brazilian.dmw"),
-];
+/// The weights file built into the binary for `variant`.
+pub const fn embedded_file(variant: Variant) -> &'static [u8] {
+    match variant {
+        Variant::Italian => EMBEDDED_FILE,
+        Variant::English => include_bytes!("english.dmw"),
+        Variant::Russian => include_bytes!("russian.dmw"),
+        Variant::Brazilian => include_bytes!("brazilian.dmw"),
+    }
+}
 
 /// The embedded Italian weights, parsed once and shared.
 pub fn embedded_weights() -> Arc<PatternWeights> {
@@ -88,14 +90,10 @@ pub fn embedded_weights() -> Arc<PatternWeights> {
 /// should an embedded file ever fail its checks or name another variant, which a unit
 /// test rules out).
 pub fn embedded_weights_for(variant: Variant) -> &'static Arc<PatternWeights> {
-    static EMBEDDED: [OnceLock<Arc<PatternWeights>>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    EMBEDDED[variant as usize].get_or_init(|| {
-        let parsed = weights_file::parse(EMBEDDED_FILES[variant as usize]);
+    static EMBEDDED: [OnceLock<Arc<PatternWeights>>; Variant::COUNT] =
+        [const { OnceLock::new() }; Variant::COUNT];
+    EMBEDDED[variant.index()].get_or_init(|| {
+        let parsed = weights_file::parse(embedded_file(variant));
         Arc::new(match parsed {
             Ok(w) if w.variant == variant => w,
             _ => PatternWeights::material_only_in(variant),
@@ -211,7 +209,7 @@ mod tests {
     fn embedded_file_passes_its_checks() {
         assert!(weights_file::parse(EMBEDDED_FILE).is_ok());
         for v in Variant::ALL {
-            let parsed = weights_file::parse(EMBEDDED_FILES[v as usize]);
+            let parsed = weights_file::parse(embedded_file(v));
             assert_eq!(parsed.map(|w| w.variant), Ok(v), "{v}");
             assert_eq!(embedded_weights_for(v).variant, v);
         }

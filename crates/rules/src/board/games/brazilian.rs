@@ -15,6 +15,8 @@ impl Game for Brazilian {
     const RULES: Rules = Rules {
         name: "brazilian",
         title: "Brazilian draughts",
+        aliases: &[],
+        rulebook: "international rules",
         game_type: 26,
         // White moves first.
         first_mover: Color::White,

@@ -14,6 +14,8 @@ impl Game for English {
     const RULES: Rules = Rules {
         name: "english",
         title: "English checkers",
+        aliases: &["checkers", "american"],
+        rulebook: "WCDF rules",
         game_type: 21,
         // Black (the dark pieces, on squares 1–12) moves first.
         first_mover: Color::Black,

@@ -14,6 +14,8 @@ impl Game for Italian {
     const RULES: Rules = Rules {
         name: "italian",
         title: "Italian draughts",
+        aliases: &[],
+        rulebook: "FID rules",
         game_type: 22,
         // White moves first.
         first_mover: Color::White,

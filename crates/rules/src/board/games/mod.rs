@@ -26,6 +26,10 @@ pub struct Rules {
     pub name: &'static str,
     /// The name for people: `Italian draughts`.
     pub title: &'static str,
+    /// Other names the command line and PDN readers take (`checkers`).
+    pub aliases: &'static [&'static str],
+    /// The rules followed, as the console's greeting names them: `FID rules`.
+    pub rulebook: &'static str,
     /// The PDN `GameType` number (also CheckerBoard's game type).
     pub game_type: u32,
     /// The side that moves first.

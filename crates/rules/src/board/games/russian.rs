@@ -15,6 +15,8 @@ impl Game for Russian {
     const RULES: Rules = Rules {
         name: "russian",
         title: "Russian draughts",
+        aliases: &["shashki"],
+        rulebook: "Russian federation rules",
         game_type: 25,
         // White moves first.
         first_mover: Color::White,
