@@ -60,6 +60,9 @@ variants! {
     Russian => games::Russian,
     /// Brazilian draughts: international rules on 8x8 (the majority capture is compulsory).
     Brazilian => games::Brazilian,
+    /// Pool checkers (American pool): Black first, flying kings, men capture backward,
+    /// free choice of captures, a man crowned during a capture stops.
+    Pool => games::Pool,
 }
 
 impl Variant {
@@ -81,7 +84,7 @@ impl Variant {
         }
     }
 
-    /// The games' names joined for messages: `italian, english, russian or brazilian`.
+    /// The games' names joined for messages: `italian, english, ..., brazilian or pool`.
     pub fn names_listed() -> String {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         match names.split_last() {

@@ -9,11 +9,13 @@
 mod brazilian;
 mod english;
 mod italian;
+mod pool;
 mod russian;
 
 pub use brazilian::Brazilian;
 pub use english::English;
 pub use italian::Italian;
+pub use pool::Pool;
 pub use russian::Russian;
 
 use super::position::Color;
@@ -223,6 +225,10 @@ macro_rules! with_game {
             }
             $crate::board::Variant::Brazilian => {
                 type $g = $crate::board::games::Brazilian;
+                $body
+            }
+            $crate::board::Variant::Pool => {
+                type $g = $crate::board::games::Pool;
                 $body
             }
         }
