@@ -308,6 +308,24 @@ mod tests {
     }
 
     #[test]
+    fn the_list_of_games_and_its_texts() {
+        for (i, v) in Variant::ALL.into_iter().enumerate() {
+            assert_eq!((v.index(), Variant::from_index(i)), (i, Some(v)));
+        }
+        assert_eq!(Variant::from_index(Variant::COUNT), None);
+        assert_eq!(
+            Variant::names_listed(),
+            "italian, english, russian, brazilian or pool"
+        );
+        assert_eq!(
+            Variant::game_types_listed(),
+            "21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian"
+        );
+        assert_eq!("Checkers".parse(), Ok(Variant::English));
+        assert_eq!("shashki".parse(), Ok(Variant::Russian));
+    }
+
+    #[test]
     fn corners() {
         let sq = |n| Square::new(n).unwrap();
         // Italian 1 is the top-left corner; in the mirrored games the top-left is light.
