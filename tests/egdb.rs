@@ -22,8 +22,8 @@ fn built_db() -> &'static Path {
 /// All classes of up to 4 pieces of `variant`, built once per test run (the build time
 /// goes to stderr: `cargo test -- --nocapture` shows it).
 fn built_db_of(variant: Variant) -> &'static Path {
-    static DIRS: [OnceLock<PathBuf>; 4] = [const { OnceLock::new() }; 4];
-    DIRS[variant as usize].get_or_init(|| {
+    static DIRS: [OnceLock<PathBuf>; Variant::COUNT] = [const { OnceLock::new() }; Variant::COUNT];
+    DIRS[variant.index()].get_or_init(|| {
         let name = match variant {
             Variant::Italian => "egdb-4".to_string(),
             v => format!("egdb-4-{}", v.name()),

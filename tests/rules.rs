@@ -6,7 +6,7 @@ mod support;
 
 use std::process::Command;
 
-use damiera::board::{Color, Position};
+use damiera::board::{Color, Position, Variant};
 use damiera::movegen::{
     MoveError, hub_text, legal_moves, parse_move, path_text, perft, sort_moves,
 };
@@ -82,6 +82,23 @@ fn promotion_at_the_end_of_the_move() {
     let quiet = Position::parse("B:W30:B27").unwrap();
     let after = quiet.play(parse_move(&quiet, "27-31").unwrap());
     assert_eq!(after.to_fen(), "W:W30:BK31");
+}
+
+/// A man that reaches the king row during a capture and can capture on, backward: in
+/// Russian draughts it is crowned and goes on as a king; in Pool checkers and Brazilian
+/// draughts it goes on as a man and stays one.
+#[test]
+fn promotion_during_a_capture_follows_each_games_rule() {
+    let russian = Position::parse_in(Variant::Russian, "W:Wd6:Ba7,e7,g7").unwrap();
+    let after = |v: Variant| {
+        let pos = russian.with_variant(v);
+        let moves = legal_moves(&pos);
+        assert_eq!(moves.len(), 1, "{v}");
+        pos.play(moves[0]).with_variant(Variant::Russian).to_fen()
+    };
+    assert_eq!(after(Variant::Russian), "B:WKh6:Ba7");
+    assert_eq!(after(Variant::Pool), "B:Wh6:Ba7");
+    assert_eq!(after(Variant::Brazilian), "B:Wh6:Ba7");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! on 1-12 (`y` 0-2), White's on 21-32, White moves first: CheckerBoard's `CB_WHITE` is
 //! the FID White.
 //!
-//! The other game types (21 English, 25 Russian, 26 Brazilian) use the same `board[x][y]`:
+//! The other game types (21 English, 23 Pool, 25 Russian, 26 Brazilian) use the same `board[x][y]`:
 //! CheckerBoard keeps one board and only mirrors the Italian one on screen, and Damiera
 //! plays every variant on the Italian geometry (see `damiera_engine::board::Variant`), so the
 //! coordinates of a square are the same in every game type. What differs is the numbers
@@ -17,11 +17,13 @@
 use damiera_engine::board::{Color, Move, Piece, Position, Square, Variant};
 
 /// The numbering CheckerBoard uses for squares of `variant` in FEN strings, `islegal` and
-/// move texts: the FID one in Italian, the English one in every other game type.
+/// move texts: the FID one on the Italian board, the English one on every board with a1
+/// dark (the mirrored ones).
 pub fn cb_numbering(variant: Variant) -> Variant {
-    match variant {
-        Variant::Italian => Variant::Italian,
-        _ => Variant::English,
+    if variant.mirrored() {
+        Variant::English
+    } else {
+        Variant::Italian
     }
 }
 

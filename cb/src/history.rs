@@ -14,7 +14,8 @@ pub fn parse(text: &str, variant: Variant) -> Result<Game, String> {
     let fen = words.next().ok_or("gamehist needs a FEN position")?;
     let start = read_cb_fen(variant, fen).map_err(|e| format!("gamehist position: {e}"))?;
     let moves: Vec<String> = words.map(|w| renumber(variant, w)).collect();
-    Game::from_texts(start, DrawRules::default(), &moves).map_err(|e| format!("gamehist: {e}"))
+    let rules = DrawRules::for_variant(variant);
+    Game::from_texts(start, rules, &moves).map_err(|e| format!("gamehist: {e}"))
 }
 
 /// A move text in CheckerBoard's numbers rewritten in `variant`'s own square names (the
@@ -72,5 +73,16 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("move 1"), "{e}");
+    }
+
+    /// A history is played under its game's draw rules, as a game started by the engine
+    /// is: Russian histories once took the Italian ones (40 moves, no endings).
+    #[test]
+    fn histories_follow_their_games_draw_rules() {
+        for v in Variant::ALL {
+            let start = Position::start_of(v).with_variant(cb_numbering(v));
+            let g = parse(&start.to_fen(), v).unwrap_or_else(|e| panic!("{v}: {e}"));
+            assert_eq!(g.rules(), DrawRules::for_variant(v), "{v}");
+        }
     }
 }

@@ -20,8 +20,9 @@ use crate::history;
 use crate::settings::{self, Settings, clip};
 use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, SearchState};
 
-/// `get gametype` by default: Italian draughts. `set gametype 21|22|25|26` (or the
-/// settings file's `gametype=`) chooses English, Italian, Russian or Brazilian draughts.
+/// `get gametype` by default: Italian draughts. `set gametype N` (or the settings file's
+/// `gametype=`) chooses any game Damiera plays by its PDN `GameType` (21 English, 22
+/// Italian, 23 Pool, 25 Russian, 26 Brazilian).
 pub const GAMETYPE: i32 = 22;
 /// `get protocolversion`.
 pub const PROTOCOL_VERSION: i32 = 2;
@@ -536,7 +537,7 @@ mod tests {
         use crate::board8::{CB_BLACK, CB_WHITE};
         use damiera_engine::board::{Position, Variant};
         let e = engine();
-        assert!(!e.command("set gametype 23").handled);
+        assert!(!e.command("set gametype 24").handled);
         assert_eq!(e.command("get gametype"), handled("22"));
         assert!(e.command("set gametype 21").handled);
         assert_eq!(e.command("get gametype"), handled("21"));

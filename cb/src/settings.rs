@@ -81,7 +81,8 @@ pub fn parse_gametype(value: &str) -> Result<Variant, String> {
         .and_then(Variant::from_game_type)
         .ok_or_else(|| {
             format!(
-                "gametype must be 21 (English), 22 (Italian), 25 (Russian) or 26 (Brazilian), not {:?}",
+                "gametype must be one of {}, not {:?}",
+                Variant::game_types_listed(),
                 clip(value)
             )
         })
@@ -313,7 +314,7 @@ mod tests {
         let text = s.to_text();
         assert!(text.contains("threads=2\ntt-size=256\n"), "{text}");
         assert_eq!(Settings::from_text(&text), (s, vec![]));
-        let (_, problems) = Settings::from_text("gametype=23");
+        let (_, problems) = Settings::from_text("gametype=24");
         assert!(problems[0].contains("gametype"), "{problems:?}");
         let (read, problems) = Settings::from_text("hashsize=9999999\nfoo\nsearchthreads=4\nx=1");
         assert_eq!(read.engine.tt_mib, 64);

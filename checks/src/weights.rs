@@ -17,7 +17,7 @@
 use super::{Checked, ensure};
 use damiera::board::Position;
 use damiera::search::eval::weights_file::{self, FILE_LEN, HEADER_V1, fnv1a, to_bytes};
-use damiera::search::eval::{EMBEDDED_FILES, EvalStyle, PatternWeights, evaluate};
+use damiera::search::eval::{EvalStyle, PatternWeights, embedded_file, evaluate};
 use damiera::search::score::EVAL_LIMIT;
 
 /// Where the payload's checksum is stored.
@@ -41,7 +41,9 @@ pub fn check(data: &[u8]) -> Checked {
         return parses_back(rest, false);
     }
     let fixed = mode & 2 != 0;
-    let base = EMBEDDED_FILES[1];
+    let Some(base) = embedded_file(damiera::board::Variant::English) else {
+        return Ok(());
+    };
     let mut file = base.to_vec();
     for edit in rest.chunks_exact(4) {
         let offset = usize::from(edit[0]) | usize::from(edit[1]) << 8 | usize::from(edit[2]) << 16;

@@ -101,17 +101,19 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
     Position::parse(text).map_err(|e| e.to_string())
 }
 
-/// Parses a `--variant` name for clap.
-pub fn parse_variant(text: &str) -> Result<Variant, String> {
-    text.parse::<Variant>().map_err(|e| e.to_string())
+/// Parses a `--variant` name for clap: the names of [`Variant::ALL`] (with their
+/// aliases), which clap's help lists.
+pub fn parse_variant() -> impl clap::builder::TypedValueParser<Value = Variant> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Variant::ALL.map(|v| PossibleValue::new(v.name()).aliases(v.rules().aliases));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Variant>())
 }
 
 /// `--variant`, shared by every command that takes a position.
 #[derive(Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct VariantArg {
-    /// The game: italian, english, russian or brazilian. Positions and moves are read
-    /// and written in its notation.
-    #[arg(long, default_value = "italian", value_parser = parse_variant)]
+    /// The game. Positions and moves are read and written in its notation.
+    #[arg(long, default_value = "italian", value_parser = parse_variant())]
     pub variant: Variant,
 }
 

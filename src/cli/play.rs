@@ -210,7 +210,7 @@ impl ConsoleGame {
             out,
             "Damiera - {} ({}, 8x8).",
             variant.title(),
-            rules_name(variant)
+            variant.rules().rulebook
         )?;
         match self.human {
             Some(human) => writeln!(
@@ -790,22 +790,12 @@ fn looks_like_move(word: &str) -> bool {
     }
 }
 
-/// The rules a variant's console game follows, for the greeting.
-fn rules_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Italian => "FID rules",
-        Variant::English => "WCDF rules",
-        Variant::Russian => "Russian federation rules",
-        Variant::Brazilian => "international rules",
-    }
-}
-
 /// A quiet move, a capture by its landing squares and a short capture, as the
 /// variant writes them, for the greeting.
 fn examples(variant: Variant) -> (&'static str, &'static str, &'static str) {
     match variant {
         Variant::Italian => ("22-19", "29x22x15", "29x15"),
-        Variant::English => ("11-15", "27x18x11", "27x11"),
+        Variant::English | Variant::Pool => ("11-15", "27x18x11", "27x11"),
         Variant::Russian => ("c3-d4", "c3:e5:g7", "c3:g7"),
         Variant::Brazilian => ("c3-d4", "c3xe5xg7", "c3xg7"),
     }

@@ -84,27 +84,8 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
     // The output's folders first: a slice into `gen3/part-00001.bin` makes `gen3/`, and
     // a path that cannot be written fails before any game.
     super::output::prepare(&args.output)?;
-    let openings = openings(args)?;
-    let shard = args.shard.unwrap_or_default();
-    let cfg = SelfplayConfig {
-        games: args.games,
-        shard,
-        nodes: args.nodes,
-        concurrency: args.concurrency as usize,
-        seed: args.seed,
-        random_plies: args.random_plies,
-        openings,
-        max_plies: args.max_plies as usize,
-        engine: args
-            .engine
-            .apply(EngineOptions {
-                tt_mib: SELFPLAY_TT_MIB,
-                weights: Arc::clone(eval.weights()),
-                ..EngineOptions::default()
-            })
-            .map_err(CliError)?,
-        rules: super::variant_rules(args.variant.variant, args.draw_moves),
-    };
+    let cfg = config(args, eval, openings(args)?)?;
+    let shard = cfg.shard;
     let partial = partial_path(&args.output);
     let file = File::create(&partial)
         .map_err(|e| CliError(format!("cannot create {}: {e}", partial.display())))?;
@@ -161,6 +142,34 @@ pub fn run(args: &SelfplayArgs, eval: &EvalFile, out: &mut impl Write) -> Result
     .map_err(|e| CliError(e.to_string()))
 }
 
+/// The games to play as `args` say: each under its own federation's draw rules
+/// ([`super::variant_rules`]: `--draw-moves` overrides the move limit only).
+fn config(
+    args: &SelfplayArgs,
+    eval: &EvalFile,
+    openings: Vec<Position>,
+) -> Result<SelfplayConfig, CliError> {
+    Ok(SelfplayConfig {
+        games: args.games,
+        shard: args.shard.unwrap_or_default(),
+        nodes: args.nodes,
+        concurrency: args.concurrency as usize,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        openings,
+        max_plies: args.max_plies as usize,
+        engine: args
+            .engine
+            .apply(EngineOptions {
+                tt_mib: SELFPLAY_TT_MIB,
+                weights: Arc::clone(eval.weights()),
+                ..EngineOptions::default()
+            })
+            .map_err(CliError)?,
+        rules: super::variant_rules(args.variant.variant, args.draw_moves),
+    })
+}
+
 /// The start positions: the built-in ones of the variant and those of `--openings`.
 fn openings(args: &SelfplayArgs) -> Result<Vec<Position>, CliError> {
     let variant = args.variant.variant;
@@ -208,4 +217,36 @@ fn progress_bar(args: &SelfplayArgs, games: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::DrawRules;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: SelfplayArgs,
+    }
+
+    fn config_of(words: &[&str]) -> SelfplayConfig {
+        let cli = Cli::try_parse_from([&["selfplay", "-o", "x.bin"], words].concat())
+            .unwrap_or_else(|e| panic!("{words:?}: {e}"));
+        config(&cli.args, &EvalFile::embedded(), Vec::new()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Each game's self-play ends by its own federation's draw rules (Russian games once
+    /// ended by the Italian ones), and `--draw-moves` changes only the move limit.
+    #[test]
+    fn each_game_plays_under_its_own_draw_rules() {
+        for v in Variant::ALL {
+            let rules = config_of(&["--variant", v.name()]).rules;
+            assert_eq!(rules, DrawRules::for_variant(v), "{v}");
+        }
+        let russian = config_of(&["--variant", "russian", "--draw-moves", "20"]).rules;
+        let want = DrawRules::for_variant(Variant::Russian).with_quiet_moves(20);
+        assert_eq!(russian, want);
+    }
 }

@@ -16,7 +16,7 @@
 //! | 12..16 | game number, `u32` (the train/validation split is by game)     |
 //! | 16..18 | search score from White's view, hundredths of a man, `i16`     |
 //! | 18     | game result: 0 Black won, 1 draw, 2 White won                  |
-//! | 19     | flags: bit 0 set = Black to move; bits 1–2 the variant (0 Italian, 1 English, 2 Russian, 3 Brazilian); other bits zero |
+//! | 19     | flags: bit 0 set = Black to move; bits 1–7 the game, its place in `Variant::ALL` (0 Italian, 1 English, 2 Russian, 3 Brazilian) |
 //!
 //! Every variant is stored on the internal board, whose squares are the Italian (FID)
 //! numbers (the other variants' boards are its mirror, see [`crate::board::Variant`]); an
@@ -118,7 +118,7 @@ pub fn encode(sample: &Sample, out: &mut Vec<u8>) {
     out.extend_from_slice(&sample.game.to_le_bytes());
     out.extend_from_slice(&sample.score.to_le_bytes());
     out.push(sample.result);
-    let variant = (pos.variant() as u8) << 1;
+    let variant = (pos.variant().index() as u8) << 1;
     out.push((pos.side_to_move() == Color::Black) as u8 | variant);
 }
 
@@ -127,11 +127,11 @@ fn decode(r: &[u8], index: usize) -> Result<Sample, DataError> {
     let (white, black, kings) = (u32_at(0), u32_at(4), u32_at(8));
     let (result, flags) = (r[18], r[19]);
     let both_sides = white != 0 && black != 0;
-    if !both_sides || white & black != 0 || kings & !(white | black) != 0 || result > 2 || flags > 7
-    {
+    let variant = Variant::from_index((flags >> 1) as usize);
+    let bad = white & black != 0 || kings & !(white | black) != 0 || result > 2;
+    let Some(variant) = variant.filter(|_| both_sides && !bad) else {
         return Err(DataError::BadRecord(index));
-    }
-    let variant = Variant::ALL[(flags >> 1) as usize];
+    };
     let side = if flags & 1 == 1 {
         Color::Black
     } else {
@@ -264,7 +264,7 @@ mod tests {
         wrong[HEADER + 18] = 3;
         assert_eq!(parse(&wrong), Err(DataError::BadRecord(0)));
         let mut wrong = bytes;
-        wrong[HEADER + 19] = 8;
+        wrong[HEADER + 19] = (Variant::COUNT as u8) << 1;
         assert_eq!(parse(&wrong), Err(DataError::BadRecord(0)));
         let empty_side = Sample {
             position: Position::parse("W:W18:B").unwrap(),

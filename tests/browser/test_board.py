@@ -588,7 +588,7 @@ def check_variant_game(b, binary, variant):
     Select(b.el("variant")).select_by_value(variant)
     b.wait("a new %s game" % variant, lambda: b.state()["variant"] == variant
            and b.state()["plies"] == 0 and b.state()["engine"]["status"] == "ready")
-    human = "black" if variant == "english" else "white"
+    human = b.state()["game"]["first_mover"].lower()  # the side that moves first
     engine = "white" if human == "black" else "black"
     b.post("/api/settings", {"engine_side": engine, "mode": "play", "movetime": 0.05, "clock": None})
     b.wait("the settings", lambda: b.state()["settings"]["engine_side"] == engine)
@@ -746,7 +746,7 @@ def main():
         if not engine:
             check_clock_loss(b)
             check_keyboard_game(b)
-            for variant in ("english", "russian", "brazilian"):
+            for variant in ("english", "russian", "brazilian", "pool"):
                 check_variant_game(b, binary, variant)
             check_resign_and_draw(b)
             check_phone(b)

@@ -13,8 +13,8 @@ import struct
 import sys
 
 MASK = (1 << 64) - 1
-GAMES = {21: "english", 22: "italian", 25: "russian", 26: "brazilian"}
-GAME_ORDER = ["english", "italian", "russian", "brazilian"]
+GAMES = {21: "english", 22: "italian", 23: "pool", 25: "russian", 26: "brazilian"}
+GAME_ORDER = ["english", "italian", "russian", "brazilian", "pool"]
 
 
 def splitmix64(state):

@@ -1,15 +1,16 @@
 //! The book key: a 64-bit hash of a position (pieces, side to move, the game) that any
 //! program can compute from the position alone, documented in `docs/book.md`.
 //!
-//! It is not the engine's internal Zobrist key (which is free to change): 133 numbers
+//! It is not the engine's internal Zobrist key (which is free to change): 134 numbers
 //! drawn, in a stated order, from SplitMix64 started at [`SEED`]:
 //!
 //! 1. for each kind in the order white man, black man, white king, black king, and for
 //!    each square numbered 1 to 32 *in the game's own numbering* (FID for Italian, PDN for
 //!    English, a1 = 1 … h8 = 32 for Russian and Brazilian): one key (128 numbers);
 //! 2. the key of Black to move;
-//! 3. one key for each game, in the order of their PDN `GameType`: English (21), Italian
-//!    (22), Russian (25), Brazilian (26).
+//! 3. one key for each game: English (21), Italian (22), Russian (25), Brazilian (26),
+//!    then the games added since, each drawn after the others so that no key changes:
+//!    Pool (23).
 //!
 //! The key of a position is the XOR of the keys of its pieces, of Black to move when
 //! Black is to move, and of its game.
@@ -28,8 +29,8 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
-/// Number of keys drawn: 4 kinds × 32 squares, Black to move, 4 games.
-const KEYS: usize = 4 * 32 + 1 + 4;
+/// Number of keys drawn: 4 kinds × 32 squares, Black to move, 5 games.
+const KEYS: usize = 4 * 32 + 1 + 5;
 
 /// The keys, in the order they are drawn (see the module documentation).
 pub const TABLE: [u64; KEYS] = {
@@ -48,13 +49,15 @@ pub const TABLE: [u64; KEYS] = {
 /// Index of the Black-to-move key in [`TABLE`].
 const BLACK_TO_MOVE: usize = 128;
 
-/// The index of `variant` among the game keys: the order of their PDN `GameType`.
+/// The index of `variant` among the game keys: the first four in the order of their PDN
+/// `GameType`, then each game added later after them.
 const fn game_index(variant: Variant) -> usize {
     match variant {
         Variant::English => 0,
         Variant::Italian => 1,
         Variant::Russian => 2,
         Variant::Brazilian => 3,
+        Variant::Pool => 4,
     }
 }
 

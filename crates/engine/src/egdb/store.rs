@@ -283,9 +283,9 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::R
     Ok(())
 }
 
-/// The variant's byte in a header.
+/// The variant's byte in a header: its place in [`Variant::ALL`].
 fn variant_code(v: Variant) -> u8 {
-    v as u8
+    v.index() as u8
 }
 
 /// The variant of a header's byte.

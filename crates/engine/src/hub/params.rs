@@ -198,7 +198,7 @@ fn parse_variant(name: &str, value: &str) -> Result<Variant, String> {
             bad(
                 name,
                 value,
-                "expected italian, english, russian or brazilian",
+                &format!("expected {}", Variant::names_listed()),
             )
         })
 }

@@ -5,7 +5,8 @@
 
 use serde_json::{Value, json};
 
-use crate::board::{Color, Move, Position, Variant};
+use crate::board::games::{Kings, Precedence};
+use crate::board::{Color, Move, Position, SquareNames, Variant};
 use crate::game::pdn::Fix;
 use crate::game::pdn::{PdnGame, PdnMove, Slot, number_word, parse_pdn, write_pdn};
 use crate::game::pdn_file::{describe, read_recovering_in};
@@ -624,6 +625,52 @@ pub fn squares_json(variant: Variant) -> Vec<Value> {
             json!({"number": n, "name": variant.square_name(sq), "row": row, "col": col})
         })
         .collect()
+}
+
+/// Every game the board offers, for its selector: `name` and `title`, in the order of
+/// [`Variant::ALL`].
+pub fn games_json() -> Vec<Value> {
+    Variant::ALL
+        .iter()
+        .map(|v| json!({"name": v.name(), "title": v.title()}))
+        .collect()
+}
+
+/// What the page tells of `variant`'s rules, all read from them: the side that moves
+/// first (whose moves carry the numbers), the capture rule and the steps (said when a
+/// move is refused), the label of the square names and an example position text.
+pub fn game_json(variant: Variant) -> Value {
+    let rules = variant.rules();
+    let capture = match rules.precedence {
+        Precedence::Free => "Capturing is compulsory (any capture may be chosen)",
+        Precedence::Quantity => {
+            "Capturing is compulsory, and the capture that takes the most pieces must be made"
+        }
+        Precedence::QuantityThenKings => {
+            "Capturing is compulsory, and the capture that takes the most pieces, then the most kings, must be made"
+        }
+        Precedence::Italian => {
+            "Capturing is compulsory, and the capture the rules prefer (most pieces, then with a king, then most kings, then kings first) must be made"
+        }
+        Precedence::KingFirst => "Capturing is compulsory, and a king must capture if one can",
+    };
+    let kings = match rules.kings {
+        Kings::Short => "kings one square in any diagonal direction",
+        Kings::Flying(_) => "kings any distance along a free diagonal",
+    };
+    let (numbers, example) = match (rules.board.names, rules.board.mirrored) {
+        (SquareNames::Numbers, false) => ("Square numbers (FID)", "W21-32:B1-12"),
+        (SquareNames::Numbers, true) => ("Square numbers", "W21-32:B1-12"),
+        (SquareNames::Algebraic, _) => ("Square names (a1–h8)", "Wa1,c1,e1:Bb8,d8"),
+    };
+    let first = rules.first_mover.name();
+    json!({
+        "first_mover": first,
+        "capture": capture,
+        "step": format!("men move one square diagonally forward; {kings}"),
+        "numbers": numbers,
+        "placeholder": format!("{}:{example}", &first[..1]),
+    })
 }
 
 #[cfg(test)]

@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 
 use super::events::Broadcaster;
 use super::explorer::Explorer;
-use super::game::{BoardEnding, ShownGame, board_json, legal_json, squares_json};
+use super::game::{
+    BoardEnding, ShownGame, board_json, game_json, games_json, legal_json, squares_json,
+};
 use super::review::Review;
 use crate::board::{Color, Move, Position, Variant};
 use crate::clock::{GameClock, TimeControl};
@@ -424,6 +426,8 @@ impl State {
             "variant": self.variant.name(),
             "variant_title": self.variant.title(),
             "squares": squares_json(self.variant),
+            "game": game_json(self.variant),
+            "games": games_json(),
             "fen": pos.to_fen(),
             "hub": pos.to_hub(),
             "board": board_json(&pos),

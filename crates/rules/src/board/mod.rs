@@ -1,6 +1,7 @@
 //! Squares, bitboards, positions and their text forms: the static half of the rules.
 
 pub mod bitboard;
+pub mod games;
 mod moves;
 mod position;
 mod square;
@@ -8,8 +9,9 @@ mod text;
 mod variant;
 pub mod zobrist;
 
+pub use games::{Game, Rules, SquareNames};
 pub use moves::Move;
 pub use position::{Color, Piece, Position};
 pub use square::Square;
 pub use text::{PositionError, piece_char};
-pub use variant::{SquareNames, UnknownVariant, Variant};
+pub use variant::{UnknownVariant, Variant};

@@ -5,9 +5,10 @@ use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use super::bitboard::Bitboard;
+use super::games::SquareNames;
 use super::position::{Color, Piece, Position};
 use super::square::Square;
-use super::variant::{SquareNames, Variant};
+use super::variant::Variant;
 
 /// Why a position text was rejected. Each variant names the offending token.
 #[derive(Clone, Debug, PartialEq, Eq)]

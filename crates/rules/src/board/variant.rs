@@ -18,69 +18,111 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::games::{self, Game, MenBackward, Rules, SquareNames};
 use super::position::Color;
 use super::square::Square;
 
-/// A game of the draughts family on 64 squares.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
-pub enum Variant {
-    /// Italian draughts, FID rules: men never capture kings, capture priorities (Art. 6.9).
-    #[default]
-    Italian = 0,
-    /// English draughts / American checkers: Black moves first, free choice of captures.
-    English = 1,
-    /// Russian draughts: flying kings, men capture backward, crowned during a capture.
-    Russian = 2,
-    /// Brazilian draughts: international rules on 8x8 (the majority capture is compulsory).
-    Brazilian = 3,
+/// The one list of games: the enum [`Variant`], [`Variant::ALL`] and [`Variant::rules`]
+/// come from it, each game with the type that holds its rules ([`games`]). A game added
+/// here must also be added to [`with_game!`](crate::with_game) and to every table keyed by
+/// game (exhaustive `match`es), or the build fails.
+macro_rules! variants {
+    ($($(#[$attr:meta])* $name:ident => $game:ty,)+) => {
+        /// A game of the draughts family on 64 squares.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+        pub enum Variant {
+            $($(#[$attr])* $name,)+
+        }
+
+        impl Variant {
+            /// All games, in the order of the list (Italian first).
+            pub const ALL: [Variant; [$(Variant::$name),+].len()] = [$(Variant::$name),+];
+
+            /// The game's rules: the one table from a game to its rules ([`games`]). The
+            /// accessors below read single fields through [`with_game!`](crate::with_game),
+            /// so that the search's calls compile to a compare, not a load.
+            pub const fn rules(self) -> &'static Rules {
+                match self {
+                    $(Variant::$name => &<$game as Game>::RULES,)+
+                }
+            }
+        }
+    };
 }
 
-/// How a variant writes its squares.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SquareNames {
-    /// Numbers 1–32 (Italian or English order).
-    Numbers,
-    /// Algebraic `a1`–`h8`, a1 at White's lower left.
-    Algebraic,
+variants! {
+    /// Italian draughts, FID rules: men never capture kings, capture priorities (Art. 6.9).
+    #[default]
+    Italian => games::Italian,
+    /// English draughts / American checkers: Black moves first, free choice of captures.
+    English => games::English,
+    /// Russian draughts: flying kings, men capture backward, crowned during a capture.
+    Russian => games::Russian,
+    /// Brazilian draughts: international rules on 8x8 (the majority capture is compulsory).
+    Brazilian => games::Brazilian,
+    /// Pool checkers (American pool): Black first, flying kings, men capture backward,
+    /// free choice of captures, a man crowned during a capture stops.
+    Pool => games::Pool,
 }
 
 impl Variant {
-    /// All variants, Italian first.
-    pub const ALL: [Variant; 4] = [
-        Variant::Italian,
-        Variant::English,
-        Variant::Russian,
-        Variant::Brazilian,
-    ];
+    /// The number of games.
+    pub const COUNT: usize = Variant::ALL.len();
+
+    /// The game's place in [`Variant::ALL`]: the one conversion of a game to an index,
+    /// for tables of [`Variant::COUNT`] entries and the training records.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The game at `index` in [`Variant::ALL`], if there is one.
+    pub const fn from_index(index: usize) -> Option<Variant> {
+        if index < Variant::COUNT {
+            Some(Variant::ALL[index])
+        } else {
+            None
+        }
+    }
+
+    /// The games' names joined for messages: `italian, english, ..., brazilian or pool`.
+    pub fn names_listed() -> String {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
+    }
+
+    /// The games' PDN `GameType` numbers and titles for messages: `21 English, 22
+    /// Italian, ...`, ascending.
+    pub fn game_types_listed() -> String {
+        let mut all = Variant::ALL;
+        all.sort_by_key(|v| v.game_type());
+        let words: Vec<String> = all
+            .iter()
+            .map(|v| format!("{} {}", v.game_type(), v.short_title()))
+            .collect();
+        words.join(", ")
+    }
+
+    /// The title's first word: `Italian`, `English`, ...
+    pub fn short_title(self) -> &'static str {
+        self.title().split(' ').next().unwrap_or(self.title())
+    }
 
     /// The lower-case name used on the command line, in the Hub protocol and the web board.
     pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Italian => "italian",
-            Variant::English => "english",
-            Variant::Russian => "russian",
-            Variant::Brazilian => "brazilian",
-        }
+        self.rules().name
     }
 
     /// The name for people: `Italian draughts`, `English checkers`, ...
     pub const fn title(self) -> &'static str {
-        match self {
-            Variant::Italian => "Italian draughts",
-            Variant::English => "English checkers",
-            Variant::Russian => "Russian draughts",
-            Variant::Brazilian => "Brazilian draughts",
-        }
+        self.rules().title
     }
 
     /// The PDN `GameType` number (also CheckerBoard's game type).
     pub const fn game_type(self) -> u32 {
-        match self {
-            Variant::English => 21,
-            Variant::Italian => 22,
-            Variant::Russian => 25,
-            Variant::Brazilian => 26,
-        }
+        self.rules().game_type
     }
 
     /// The variant of a PDN `GameType` number, if Damiera plays it.
@@ -90,28 +132,28 @@ impl Variant {
 
     /// The side that moves first: Black in English checkers, White elsewhere.
     pub const fn first_mover(self) -> Color {
-        match self {
-            Variant::English => Color::Black,
-            _ => Color::White,
-        }
+        crate::with_game!(self, G => G::RULES.first_mover)
     }
 
     /// Whether kings fly (move and capture along whole diagonals).
     pub const fn flying_kings(self) -> bool {
-        matches!(self, Variant::Russian | Variant::Brazilian)
+        crate::with_game!(self, G => G::FLYING)
+    }
+
+    /// Whether a man may capture backward at once (not only later in a chain): where it
+    /// may, an enemy man diagonally behind a man can take it.
+    pub const fn men_capture_backward(self) -> bool {
+        crate::with_game!(self, G => matches!(G::RULES.men_capture_backward, MenBackward::Always))
     }
 
     /// Whether the board is the mirror of the Italian one (a1 dark).
     pub const fn mirrored(self) -> bool {
-        !matches!(self, Variant::Italian)
+        crate::with_game!(self, G => G::RULES.board.mirrored)
     }
 
     /// How this variant writes squares.
     pub const fn square_names(self) -> SquareNames {
-        match self {
-            Variant::Italian | Variant::English => SquareNames::Numbers,
-            Variant::Russian | Variant::Brazilian => SquareNames::Algebraic,
-        }
+        crate::with_game!(self, G => G::RULES.board.names)
     }
 
     /// The number 1–32 of a square in this variant's numbering: FID for Italian, PDN for
@@ -226,8 +268,9 @@ impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant {:?} (expected one of italian, english, russian, brazilian)",
-            self.0
+            "unknown variant {:?} (expected {})",
+            self.0,
+            Variant::names_listed()
         )
     }
 }
@@ -238,13 +281,9 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         let t = s.trim().to_ascii_lowercase();
-        let found = Variant::ALL.into_iter().find(|v| v.name() == t);
-        found
-            .or(match t.as_str() {
-                "checkers" | "american" => Some(Variant::English),
-                "shashki" => Some(Variant::Russian),
-                _ => None,
-            })
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == t || v.rules().aliases.contains(&t.as_str()))
             .ok_or_else(|| UnknownVariant(s.trim().to_string()))
     }
 }
@@ -266,6 +305,24 @@ mod tests {
             }
         }
         assert!("dama".parse::<Variant>().is_err());
+    }
+
+    #[test]
+    fn the_list_of_games_and_its_texts() {
+        for (i, v) in Variant::ALL.into_iter().enumerate() {
+            assert_eq!((v.index(), Variant::from_index(i)), (i, Some(v)));
+        }
+        assert_eq!(Variant::from_index(Variant::COUNT), None);
+        assert_eq!(
+            Variant::names_listed(),
+            "italian, english, russian, brazilian or pool"
+        );
+        assert_eq!(
+            Variant::game_types_listed(),
+            "21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian"
+        );
+        assert_eq!("Checkers".parse(), Ok(Variant::English));
+        assert_eq!("shashki".parse(), Ok(Variant::Russian));
     }
 
     #[test]

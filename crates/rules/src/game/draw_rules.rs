@@ -26,6 +26,7 @@
 
 use std::fmt;
 
+pub use crate::board::games::Endings;
 use crate::board::{Color, Move, Position, Variant};
 
 /// The search's shortcut of the repetition rule: inside a search tree a position that
@@ -62,20 +63,6 @@ impl Default for DrawRules {
             endings: Endings::None,
         }
     }
-}
-
-/// The material rules of a variant: a class of endings drawn after so many moves each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Endings {
-    /// None (Italian, English).
-    #[default]
-    None,
-    /// The Russian federation's: 3+ kings against a lone king (15 moves), the balance
-    /// with kings on both sides (30 moves with 4–5 pieces, 60 with 6–7).
-    Russian,
-    /// The FMJD's: 3 pieces with a king against a lone king (16 moves), 2 or 1 pieces
-    /// with a king against a lone king (5 moves).
-    Fmjd,
 }
 
 /// One material rule: the endings it covers and the moves each side gets in them.
@@ -195,19 +182,11 @@ impl DrawRules {
 
     /// The rules of `variant`'s federation (see the module text).
     pub fn for_variant(variant: Variant) -> DrawRules {
-        let base = DrawRules::default();
-        match variant {
-            Variant::Italian | Variant::English => base,
-            Variant::Russian => DrawRules {
-                quiet_moves: Some(15),
-                endings: Endings::Russian,
-                ..base
-            },
-            Variant::Brazilian => DrawRules {
-                quiet_moves: Some(25),
-                endings: Endings::Fmjd,
-                ..base
-            },
+        let draws = variant.rules().draws;
+        DrawRules {
+            repetitions: Some(draws.repetitions),
+            quiet_moves: Some(draws.quiet_moves),
+            endings: draws.endings,
         }
     }
 

@@ -1,7 +1,7 @@
 //! PDN files as other programs write them: UTF-8 with or without a byte-order mark,
 //! UTF-16 with one, or Windows-1252 / Latin-1 bytes (Italian names and comments from
 //! older Windows programs); CRLF or LF line ends; one or many games. A game's
-//! `GameType` tag picks its variant (21 English, 22 Italian, 25 Russian, 26 Brazilian);
+//! `GameType` tag picks its variant (21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian);
 //! a game without one is of the reader's default variant (Italian unless told
 //! otherwise); a game of any other type is refused by its name.
 //!
@@ -83,9 +83,6 @@ fn game_type_name(number: u32) -> Option<&'static str> {
     })
 }
 
-/// The game types Damiera plays, for messages.
-const PLAYED: &str = "21 English, 22 Italian, 25 Russian, 26 Brazilian";
-
 /// The variant of a game: its `GameType` tag (the number, optionally followed by the
 /// standard's comma-separated board description) or, without one, `default`. A game
 /// type Damiera does not play is refused with one line naming it, e.g. `GameType 20 is
@@ -95,15 +92,16 @@ pub fn game_variant(game: &PdnGame, default: Variant) -> Result<Variant, String>
         return Ok(default);
     };
     let first = value.split(',').next().unwrap_or("").trim();
+    let played = Variant::game_types_listed();
     match first.parse::<u32>() {
         Ok(n) => Variant::from_game_type(n).ok_or_else(|| match game_type_name(n) {
             Some(name) => {
-                format!("GameType {n} is {name}, which Damiera does not play (it plays {PLAYED})")
+                format!("GameType {n} is {name}, which Damiera does not play (it plays {played})")
             }
-            None => format!("GameType {n} is not a game type Damiera plays ({PLAYED})"),
+            None => format!("GameType {n} is not a game type Damiera plays ({played})"),
         }),
         Err(_) => Err(format!(
-            "GameType {:?} is not a game type number ({PLAYED})",
+            "GameType {:?} is not a game type number ({played})",
             value.chars().take(40).collect::<String>()
         )),
     }
@@ -296,14 +294,14 @@ mod tests {
             check_game_type(&game("20")),
             Err(
                 "GameType 20 is international draughts, which Damiera does not play \
-                 (it plays 21 English, 22 Italian, 25 Russian, 26 Brazilian)"
+                 (it plays 21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian)"
                     .into()
             )
         );
         assert_eq!(
             check_game_type(&game("99")),
             Err("GameType 99 is not a game type Damiera plays \
-                 (21 English, 22 Italian, 25 Russian, 26 Brazilian)"
+                 (21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian)"
                 .into())
         );
         assert!(check_game_type(&game("x")).is_err());
@@ -322,7 +320,7 @@ mod tests {
             read_games(wrong.as_bytes()),
             Err(
                 "PDN game 2: GameType 20 is international draughts, which Damiera does not \
-                 play (it plays 21 English, 22 Italian, 25 Russian, 26 Brazilian)"
+                 play (it plays 21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian)"
                     .into()
             )
         );

@@ -1,11 +1,13 @@
-//! Captures (Art. 5–6): compulsory, continued while possible, and chosen by the Italian
-//! priority rules of Art. 6.9; with `FREE` set, the English rules instead.
+//! Captures of the games with short kings and men that capture forward (Italian Art. 5–6,
+//! English): compulsory, continued while possible, chosen as the game's [`Rules`] say.
 //!
-//! A man captures forward only and never a king; a king captures in all four directions.
-//! English checkers differs in two points only: men capture kings too, and the player
-//! chooses freely among the captures (no priority; a capture taken goes on to its end).
+//! A man captures forward only, and a king (one step) in all four directions. Whether a
+//! man may take a king (Italian: never, Art. 5.3) and which captures the player may
+//! choose (Italian: the Art. 6.9 priority; English: any) are the game's constants.
 //! Captured pieces stay on the board until the move ends, so they block landings and are
 //! never jumped twice. A man that reaches its crowning row during a capture stops there.
+//!
+//! [`Rules`]: crate::board::Rules
 //!
 //! Priority (Art. 6.9), highest first, as one integer key:
 //! 1. most pieces captured, 2. capturing with a king, 3. most kings captured,
@@ -14,7 +16,7 @@
 use super::forward;
 use super::list::MoveList;
 use crate::board::bitboard::{ALL_DIRECTIONS, Bitboard, bits, step};
-use crate::board::{Move, Position};
+use crate::board::{Game, Move, Position};
 
 /// Longest possible capture: 12 pieces, plus the start square.
 const MAX_PATH: usize = 16;
@@ -62,7 +64,7 @@ impl CaptureSink for BestMoves<'_> {
     }
 }
 
-/// Keeps every sequence (English checkers: free choice), one entry per distinct move.
+/// Keeps every sequence (free choice, as in English checkers), one entry per distinct move.
 pub(crate) struct AllMoves<'a> {
     pub list: &'a mut MoveList,
 }
@@ -90,13 +92,13 @@ struct Walker<'a, S: CaptureSink> {
 }
 
 impl<S: CaptureSink> Walker<'_, S> {
-    fn man<const WHITE: bool, const FREE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
+    fn man<G: Game, const WHITE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
         let here = 1u64 << cur;
         let mut continued = false;
         // Art. 6.6: a man reaching the crowning row stops there.
         if n == 0 || here & self.crown == 0 {
             // Art. 5.3: an Italian man never captures a king; an English one may.
-            let enemy_men = if FREE {
+            let enemy_men = if G::MEN_TAKE_KINGS {
                 self.enemy
             } else {
                 self.enemy & !self.enemy_kings
@@ -108,7 +110,7 @@ impl<S: CaptureSink> Walker<'_, S> {
                     continued = true;
                     let to = land.trailing_zeros();
                     self.path[n + 1] = to as u8;
-                    self.man::<WHITE, FREE>(to, captured | mid, n + 1);
+                    self.man::<G, WHITE>(to, captured | mid, n + 1);
                 }
             }
         }
@@ -144,10 +146,10 @@ impl<S: CaptureSink> Walker<'_, S> {
 
 /// Pieces of the side to move that can make at least one capture.
 #[inline(always)]
-pub(crate) fn capturers<const WHITE: bool, const FREE: bool>(pos: &Position) -> Bitboard {
+pub(crate) fn capturers<G: Game, const WHITE: bool>(pos: &Position) -> Bitboard {
     let us = super::color::<WHITE>();
     let enemy = pos.pieces(us.opponent());
-    let enemy_men = if FREE {
+    let enemy_men = if G::MEN_TAKE_KINGS {
         enemy
     } else {
         enemy & !pos.all_kings()
@@ -168,7 +170,7 @@ pub(crate) fn capturers<const WHITE: bool, const FREE: bool>(pos: &Position) -> 
 }
 
 /// Feeds every complete capture sequence of the side to move into `sink`.
-pub(crate) fn walk<const WHITE: bool, const FREE: bool, S: CaptureSink>(
+pub(crate) fn walk<G: Game, const WHITE: bool, S: CaptureSink>(
     pos: &Position,
     sources: Bitboard,
     sink: &mut S,
@@ -194,7 +196,7 @@ pub(crate) fn walk<const WHITE: bool, const FREE: bool, S: CaptureSink>(
         if kings & (1 << from) != 0 {
             walker.king(from, 0, 0, 0, 0);
         } else {
-            walker.man::<WHITE, FREE>(from, 0, 0);
+            walker.man::<G, WHITE>(from, 0, 0);
         }
     }
 }
@@ -258,36 +260,28 @@ fn longest_man_captures<const WHITE: bool>(
     (best, count)
 }
 
-/// Appends the legal captures (after Art. 6.9) of the side to move; returns false if there
-/// is none.
+/// Appends the legal captures of the side to move (chosen as the game's precedence
+/// says); returns false if there is none.
 #[inline(always)]
-pub(crate) fn generate<const WHITE: bool>(pos: &Position, list: &mut MoveList) -> bool {
-    let sources = capturers::<WHITE, false>(pos);
+pub(crate) fn generate<G: Game, const WHITE: bool>(pos: &Position, list: &mut MoveList) -> bool {
+    let sources = capturers::<G, WHITE>(pos);
     if sources == 0 {
         return false;
     }
-    generate_from::<WHITE>(pos, sources, list);
-    true
-}
-
-/// Appends every English capture of the side to move (free choice); returns false if
-/// there is none.
-#[inline(always)]
-pub(crate) fn generate_free<const WHITE: bool>(pos: &Position, list: &mut MoveList) -> bool {
-    let sources = capturers::<WHITE, true>(pos);
-    if sources == 0 {
-        return false;
-    }
-    walk::<WHITE, true, _>(pos, sources, &mut AllMoves { list });
+    generate_from::<G, WHITE>(pos, sources, list);
     true
 }
 
 /// Appends the legal captures of the pieces in `sources` (all pieces able to capture).
 #[inline(always)]
-pub(crate) fn generate_from<const WHITE: bool>(
+pub(crate) fn generate_from<G: Game, const WHITE: bool>(
     pos: &Position,
     sources: Bitboard,
     list: &mut MoveList,
 ) {
-    walk::<WHITE, false, _>(pos, sources, &mut BestMoves { list, best: 0 });
+    if G::FREE {
+        walk::<G, WHITE, _>(pos, sources, &mut AllMoves { list });
+    } else {
+        walk::<G, WHITE, _>(pos, sources, &mut BestMoves { list, best: 0 });
+    }
 }

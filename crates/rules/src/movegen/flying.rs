@@ -1,37 +1,43 @@
-//! Russian and Brazilian draughts: flying kings and men that capture backward.
+//! The games with flying kings (Russian, Brazilian): captures walked as the game's
+//! [`Rules`] say.
 //!
-//! - A man steps one square diagonally forward, and captures in all four directions.
+//! - A man steps one square diagonally forward, and captures forward and, as the game
+//!   says, backward (Russian and Brazilian: always).
 //! - A king moves along a whole diagonal, and captures a piece anywhere on its diagonal
 //!   with free squares between, landing on any free square behind it; where the capture
 //!   can go on from some of those squares it must land on one of them.
 //! - Captured pieces stay on the board until the move ends: they block, and none is taken
 //!   twice (the "Turkish strike" cannot happen).
-//! - Russian: free choice among captures; a man reaching the last row during a capture is
-//!   crowned at once and goes on capturing as a king.
-//! - Brazilian (international rules): the capture taking the most pieces is compulsory
-//!   (kings and men count alike); a man that passes its last row during a capture stays a
-//!   man and is crowned only if it ends there.
+//! - The game's precedence says which captures may be chosen: any (Russian) or one taking
+//!   the most pieces, kings and men alike (Brazilian).
+//! - A man reaching the last row during a capture stops there, or is crowned at once and
+//!   goes on as a king (Russian), or goes on as a man and is crowned only if it ends there
+//!   (Brazilian).
+//!
+//! [`Rules`]: crate::board::Rules
 
 use super::capture::CaptureSink;
 use super::forward;
 use super::list::MoveList;
 use crate::board::bitboard::{ALL_DIRECTIONS, Bitboard, bits, step};
-use crate::board::{Move, Position};
+use crate::board::games::{MenBackward, Promotion};
+use crate::board::{Game, Move, Position};
 
 /// Longest capture: 12 pieces, plus the start square, with room to spare.
 const MAX_PATH: usize = 16;
 
 /// Keeps the legal sequences, one entry per distinct move with its number of paths:
-/// all of them (Russian) or those taking the most pieces (Brazilian, `MAJORITY`).
-pub(crate) struct FlyingMoves<'a, const MAJORITY: bool> {
+/// all of them (free choice) or those taking the most pieces.
+pub(crate) struct FlyingMoves<'a, G: Game> {
     pub list: &'a mut MoveList,
     pub best: u32,
+    pub game: std::marker::PhantomData<G>,
 }
 
-impl<const MAJORITY: bool> CaptureSink for FlyingMoves<'_, MAJORITY> {
+impl<G: Game> CaptureSink for FlyingMoves<'_, G> {
     #[inline]
     fn record(&mut self, mv: Move, key: u32, _path: &[u8]) {
-        if MAJORITY {
+        if !G::FREE {
             if key < self.best {
                 return;
             }
@@ -45,21 +51,28 @@ impl<const MAJORITY: bool> CaptureSink for FlyingMoves<'_, MAJORITY> {
 }
 
 /// Walks every capture sequence of one piece.
-struct Walker<'a, S: CaptureSink, const RUSSIAN: bool> {
+struct Walker<'a, S: CaptureSink, G: Game> {
     enemy: Bitboard,
+    enemy_kings: Bitboard,
     empty: Bitboard,
     crown: Bitboard,
     from: u32,
     path: [u8; MAX_PATH],
     sink: &'a mut S,
+    game: std::marker::PhantomData<G>,
 }
 
-impl<S: CaptureSink, const RUSSIAN: bool> Walker<'_, S, RUSSIAN> {
-    fn man(&mut self, cur: u32, captured: Bitboard, n: usize) {
+impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
+    fn man<const WHITE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
         let here = 1u64 << cur;
         let mut continued = false;
-        for d in ALL_DIRECTIONS {
-            let mid = step(here, d) & self.enemy & !captured;
+        let prey = if G::MEN_TAKE_KINGS {
+            self.enemy
+        } else {
+            self.enemy & !self.enemy_kings
+        };
+        for &d in man_directions::<G, WHITE>(n) {
+            let mid = step(here, d) & prey & !captured;
             let land = step(mid, d) & self.empty;
             if land == 0 || n + 1 >= MAX_PATH {
                 continue;
@@ -67,10 +80,14 @@ impl<S: CaptureSink, const RUSSIAN: bool> Walker<'_, S, RUSSIAN> {
             continued = true;
             let to = land.trailing_zeros();
             self.path[n + 1] = to as u8;
-            if RUSSIAN && land & self.crown != 0 {
-                self.king(to, captured | mid, n + 1, true);
-            } else {
-                self.man(to, captured | mid, n + 1);
+            if land & self.crown == 0 {
+                self.man::<WHITE>(to, captured | mid, n + 1);
+                continue;
+            }
+            match G::RULES.promotion {
+                Promotion::Stop => self.finish(to, captured | mid, n + 1, false),
+                Promotion::CrownAndContinue => self.king(to, captured | mid, n + 1, true),
+                Promotion::ContinueUncrowned => self.man::<WHITE>(to, captured | mid, n + 1),
             }
         }
         if !continued && n > 0 {
@@ -145,6 +162,23 @@ impl<S: CaptureSink, const RUSSIAN: bool> Walker<'_, S, RUSSIAN> {
     }
 }
 
+/// The directions a man captures in on the `n`-th jump of a chain (0 the first).
+#[inline(always)]
+fn man_directions<G: Game, const WHITE: bool>(n: usize) -> &'static [i32] {
+    const FORWARD_WHITE: [i32; 2] = forward::<true>();
+    const FORWARD_BLACK: [i32; 2] = forward::<false>();
+    let forward_only = match G::RULES.men_capture_backward {
+        MenBackward::Never => true,
+        MenBackward::Always => false,
+        MenBackward::AfterFirstJump => n == 0,
+    };
+    match (forward_only, WHITE) {
+        (false, _) => &ALL_DIRECTIONS,
+        (true, true) => &FORWARD_WHITE,
+        (true, false) => &FORWARD_BLACK,
+    }
+}
+
 /// Whether a king on `from` (the mover's own square counted empty) can capture.
 fn king_sees_prey(from: u32, enemy: Bitboard, empty: Bitboard) -> bool {
     ALL_DIRECTIONS.into_iter().any(|d| {
@@ -157,14 +191,19 @@ fn king_sees_prey(from: u32, enemy: Bitboard, empty: Bitboard) -> bool {
 }
 
 /// Pieces of the side to move that can capture.
-pub(crate) fn capturers<const WHITE: bool>(pos: &Position) -> Bitboard {
+pub(crate) fn capturers<G: Game, const WHITE: bool>(pos: &Position) -> Bitboard {
     let us = super::color::<WHITE>();
     let enemy = pos.pieces(us.opponent());
+    let prey = if G::MEN_TAKE_KINGS {
+        enemy
+    } else {
+        enemy & !pos.all_kings()
+    };
     let empty = pos.empty();
     let men = pos.men(us);
     let mut from = 0;
-    for d in ALL_DIRECTIONS {
-        from |= step(enemy & step(empty, -d), -d) & men;
+    for &d in man_directions::<G, WHITE>(0) {
+        from |= step(prey & step(empty, -d), -d) & men;
     }
     for k in bits(pos.kings(us)) {
         if king_sees_prey(k, enemy, empty) {
@@ -175,7 +214,7 @@ pub(crate) fn capturers<const WHITE: bool>(pos: &Position) -> Bitboard {
 }
 
 /// Feeds every complete capture sequence of the pieces in `sources` into `sink`.
-pub(crate) fn walk<const WHITE: bool, const RUSSIAN: bool, S: CaptureSink>(
+pub(crate) fn walk<G: Game, const WHITE: bool, S: CaptureSink>(
     pos: &Position,
     sources: Bitboard,
     sink: &mut S,
@@ -183,13 +222,15 @@ pub(crate) fn walk<const WHITE: bool, const RUSSIAN: bool, S: CaptureSink>(
     let us = super::color::<WHITE>();
     let empty = pos.empty();
     let kings = pos.kings(us);
-    let mut walker: Walker<'_, S, RUSSIAN> = Walker {
+    let mut walker: Walker<'_, S, G> = Walker {
         enemy: pos.pieces(us.opponent()),
+        enemy_kings: pos.kings(us.opponent()),
         empty,
         crown: us.crown_row(),
         from: 0,
         path: [0; MAX_PATH],
         sink,
+        game: std::marker::PhantomData,
     };
     for from in bits(sources) {
         walker.from = from;
@@ -199,24 +240,22 @@ pub(crate) fn walk<const WHITE: bool, const RUSSIAN: bool, S: CaptureSink>(
         if kings & (1 << from) != 0 {
             walker.king(from, 0, 0, false);
         } else {
-            walker.man(from, 0, 0);
+            walker.man::<WHITE>(from, 0, 0);
         }
     }
 }
 
 /// Appends the legal moves of the side to move: the captures if there are any, else the
 /// quiet moves.
-pub(crate) fn generate<const WHITE: bool, const RUSSIAN: bool>(
-    pos: &Position,
-    list: &mut MoveList,
-) {
-    let sources = capturers::<WHITE>(pos);
+pub(crate) fn generate<G: Game, const WHITE: bool>(pos: &Position, list: &mut MoveList) {
+    let sources = capturers::<G, WHITE>(pos);
     if sources != 0 {
-        if RUSSIAN {
-            walk::<WHITE, true, _>(pos, sources, &mut FlyingMoves::<false> { list, best: 0 });
-        } else {
-            walk::<WHITE, false, _>(pos, sources, &mut FlyingMoves::<true> { list, best: 0 });
-        }
+        let mut sink = FlyingMoves::<G> {
+            list,
+            best: 0,
+            game: std::marker::PhantomData,
+        };
+        walk::<G, WHITE, _>(pos, sources, &mut sink);
         return;
     }
     quiet::<WHITE>(pos, list);

@@ -1,6 +1,9 @@
-//! Legal move generation and perft: the FID rules (Art. 4–6) for Italian draughts, and
-//! the rules of English, Russian and Brazilian draughts for positions of those variants
-//! ([`Position::variant`]). Italian takes the first branch of every dispatch.
+//! Legal move generation and perft for every game, as its [`Rules`] say (the FID rules,
+//! Art. 4–6, for Italian draughts). A call is dispatched once, at its top, to loops
+//! compiled for the position's game ([`Position::variant`]); Italian takes the first
+//! branch of every dispatch.
+//!
+//! [`Rules`]: crate::board::Rules
 //!
 //! ```
 //! use damiera_rules::board::Position;
@@ -17,7 +20,8 @@ mod perft;
 mod quiet;
 
 use crate::board::bitboard::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
-use crate::board::{Color, Move, Position, Variant};
+use crate::board::games::Italian;
+use crate::board::{Color, Game, Move, Position, Variant};
 
 pub use list::{MAX_MOVES, MoveList};
 pub use notation::{
@@ -55,45 +59,35 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 #[inline]
 pub fn generate_into(pos: &Position, list: &mut MoveList) {
     list.clear();
-    // The variant test first and on its own, against memory: the other variants' branch
+    // The variant test first and on its own, against memory: the other games' branch
     // takes only `pos`, so the Italian path pays one compare for it (see capturers_of).
     if pos.variant() != Variant::Italian {
         return fill_other(pos, list);
     }
     match pos.side_to_move() {
-        Color::White => fill::<true>(pos, list),
-        Color::Black => fill::<false>(pos, list),
+        Color::White => fill::<Italian, true>(pos, list),
+        Color::Black => fill::<Italian, false>(pos, list),
     }
 }
 
+/// The legal moves of game `G` with `WHITE` to move, appended to `list`.
 #[inline(always)]
-pub(super) fn fill<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
-    if !capture::generate::<WHITE>(pos, list) {
+pub(super) fn fill<G: Game, const WHITE: bool>(pos: &Position, list: &mut MoveList) {
+    let () = G::PLAYABLE;
+    if G::FLYING {
+        flying::generate::<G, WHITE>(pos, list);
+    } else if !capture::generate::<G, WHITE>(pos, list) {
         quiet::generate::<WHITE>(pos, list);
     }
 }
 
-/// The moves of the variants other than Italian.
+/// The moves of the games other than Italian.
 #[inline(never)]
 fn fill_other(pos: &Position, list: &mut MoveList) {
-    match (pos.variant(), pos.side_to_move()) {
-        (Variant::English, Color::White) => {
-            if !capture::generate_free::<true>(pos, list) {
-                quiet::generate::<true>(pos, list);
-            }
-        }
-        (Variant::English, Color::Black) => {
-            if !capture::generate_free::<false>(pos, list) {
-                quiet::generate::<false>(pos, list);
-            }
-        }
-        (Variant::Russian, Color::White) => flying::generate::<true, true>(pos, list),
-        (Variant::Russian, Color::Black) => flying::generate::<false, true>(pos, list),
-        (Variant::Brazilian, Color::White) => flying::generate::<true, false>(pos, list),
-        (Variant::Brazilian, Color::Black) => flying::generate::<false, false>(pos, list),
-        (Variant::Italian, Color::White) => fill::<true>(pos, list),
-        (Variant::Italian, Color::Black) => fill::<false>(pos, list),
-    }
+    crate::with_game!(pos.variant(), G => match pos.side_to_move() {
+        Color::White => fill::<G, true>(pos, list),
+        Color::Black => fill::<G, false>(pos, list),
+    })
 }
 
 /// The pieces of `side` that could capture in `pos` (whoever is to move).
@@ -105,23 +99,29 @@ fn capturers_of(pos: &Position, side: Color) -> u64 {
         return capturers_other(pos, side);
     }
     match side {
-        Color::White => capture::capturers::<true, false>(pos),
-        Color::Black => capture::capturers::<false, false>(pos),
+        Color::White => capture::capturers::<Italian, true>(pos),
+        Color::Black => capture::capturers::<Italian, false>(pos),
     }
 }
 
-/// [`capturers_of`] for the variants other than Italian, out of line so that the
-/// Italian callers keep their few registers (the flying kings' scan needs many).
+/// The pieces of `side` in game `G` that could capture.
+#[inline(always)]
+fn capturers<G: Game, const WHITE: bool>(pos: &Position) -> u64 {
+    if G::FLYING {
+        flying::capturers::<G, WHITE>(pos)
+    } else {
+        capture::capturers::<G, WHITE>(pos)
+    }
+}
+
+/// [`capturers_of`] for the games other than Italian, out of line so that the Italian
+/// callers keep their few registers (the flying kings' scan needs many).
 #[inline(never)]
 fn capturers_other(pos: &Position, side: Color) -> u64 {
-    match (pos.variant(), side) {
-        (Variant::Italian, Color::White) => capture::capturers::<true, false>(pos),
-        (Variant::Italian, Color::Black) => capture::capturers::<false, false>(pos),
-        (Variant::English, Color::White) => capture::capturers::<true, true>(pos),
-        (Variant::English, Color::Black) => capture::capturers::<false, true>(pos),
-        (_, Color::White) => flying::capturers::<true>(pos),
-        (_, Color::Black) => flying::capturers::<false>(pos),
-    }
+    crate::with_game!(pos.variant(), G => match side {
+        Color::White => capturers::<G, true>(pos),
+        Color::Black => capturers::<G, false>(pos),
+    })
 }
 
 /// Whether the side to move must capture.
@@ -153,33 +153,27 @@ pub fn count_legal(pos: &Position, paths: bool) -> u64 {
         return count_other(pos, paths);
     }
     match pos.side_to_move() {
-        Color::White => count::<true>(pos, paths),
-        Color::Black => count::<false>(pos, paths),
+        Color::White => count::<Italian, true>(pos, paths),
+        Color::Black => count::<Italian, false>(pos, paths),
     }
 }
 
-/// [`count_legal`] for the variants other than Italian.
+/// [`count_legal`] for the games other than Italian.
 #[inline(never)]
 fn count_other(pos: &Position, paths: bool) -> u64 {
-    if !has_capture(pos) {
-        return match (pos.variant().flying_kings(), pos.side_to_move()) {
-            (false, Color::White) => quiet::count::<true>(pos),
-            (false, Color::Black) => quiet::count::<false>(pos),
-            (true, Color::White) => flying::quiet_count::<true>(pos),
-            (true, Color::Black) => flying::quiet_count::<false>(pos),
-        };
-    }
-    let list = legal_moves(pos);
-    if paths {
-        list.total_paths()
-    } else {
-        list.len() as u64
-    }
+    crate::with_game!(pos.variant(), G => match pos.side_to_move() {
+        Color::White => count::<G, true>(pos, paths),
+        Color::Black => count::<G, false>(pos, paths),
+    })
 }
 
+/// [`count_legal`] in game `G` with `WHITE` to move.
 #[inline(always)]
-pub(super) fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
-    let sources = capture::capturers::<WHITE, false>(pos);
+pub(super) fn count<G: Game, const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
+    if !G::ITALIAN_PRECEDENCE {
+        return count_any::<G, WHITE>(pos, paths);
+    }
+    let sources = capture::capturers::<G, WHITE>(pos);
     if sources == 0 {
         return quiet::count::<WHITE>(pos);
     }
@@ -188,7 +182,29 @@ pub(super) fn count<const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
         return capture::count_men_only::<WHITE>(pos, sources);
     }
     let mut list = MoveList::new();
-    capture::generate_from::<WHITE>(pos, sources, &mut list);
+    capture::generate_from::<G, WHITE>(pos, sources, &mut list);
+    list_count(&list, paths)
+}
+
+/// [`count`] of a game without the Italian priority: the quiet moves counted, the
+/// captures listed.
+#[inline(never)]
+fn count_any<G: Game, const WHITE: bool>(pos: &Position, paths: bool) -> u64 {
+    if capturers::<G, WHITE>(pos) == 0 {
+        return if G::FLYING {
+            flying::quiet_count::<WHITE>(pos)
+        } else {
+            quiet::count::<WHITE>(pos)
+        };
+    }
+    let mut list = MoveList::new();
+    fill::<G, WHITE>(pos, &mut list);
+    list_count(&list, paths)
+}
+
+/// The moves of `list`, or with `paths` their capture paths.
+#[inline(always)]
+fn list_count(list: &MoveList, paths: bool) -> u64 {
     if paths {
         list.total_paths()
     } else {

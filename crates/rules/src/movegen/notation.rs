@@ -11,7 +11,7 @@ use std::fmt;
 
 use super::capture::{self, CaptureSink};
 use super::{flying, legal_moves};
-use crate::board::{Color, Move, Position, Square, Variant};
+use crate::board::{Color, Game, Move, Position, Square, Variant};
 
 /// Why a move text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,10 +91,7 @@ pub fn hub_text_in(variant: Variant, mv: Move) -> String {
 /// The character between the squares of a capture in `variant`: `:` in Russian, `x`
 /// elsewhere.
 pub const fn capture_separator(variant: Variant) -> char {
-    match variant {
-        Variant::Russian => ':',
-        _ => 'x',
-    }
+    variant.rules().capture_separator
 }
 
 /// The path form: `22-19`, or every landing square of a capture, `29x22x15x6`. Where
@@ -171,21 +168,11 @@ fn paths_of(pos: &Position, mv: Move, best_only: bool) -> Vec<Vec<Square>> {
     };
     let side = pos.side_to_move();
     let source = (1u64 << mv.src_bit()) & pos.pieces(side);
-    let white = side == Color::White;
-    match (pos.variant(), white) {
-        (Variant::Italian, true) => capture::walk::<true, false, _>(pos, source, &mut sink),
-        (Variant::Italian, false) => capture::walk::<false, false, _>(pos, source, &mut sink),
-        (Variant::English, true) => capture::walk::<true, true, _>(pos, source, &mut sink),
-        (Variant::English, false) => capture::walk::<false, true, _>(pos, source, &mut sink),
-        (Variant::Russian, true) => flying::walk::<true, true, _>(pos, source, &mut sink),
-        (Variant::Russian, false) => flying::walk::<false, true, _>(pos, source, &mut sink),
-        (Variant::Brazilian, true) => flying::walk::<true, false, _>(pos, source, &mut sink),
-        (Variant::Brazilian, false) => flying::walk::<false, false, _>(pos, source, &mut sink),
-    }
-    let best = match pos.variant() {
-        Variant::Italian if best_only => sink.found.iter().map(|(k, _)| *k).max().unwrap_or(0),
-        _ => 0,
-    };
+    let best = crate::with_game!(pos.variant(), G => match side {
+        Color::White => walk_paths::<G, true>(pos, source, &mut sink),
+        Color::Black => walk_paths::<G, false>(pos, source, &mut sink),
+    });
+    let best = if best_only { best } else { 0 };
     let mut paths: Vec<Vec<Square>> = sink
         .found
         .into_iter()
@@ -195,6 +182,21 @@ fn paths_of(pos: &Position, mv: Move, best_only: bool) -> Vec<Vec<Square>> {
     paths.sort();
     paths.dedup();
     paths
+}
+
+/// Feeds the capture paths of the pieces in `source` to `sink`; returns the highest
+/// priority key among those found where the game ranks captures by the Italian key,
+/// else 0.
+fn walk_paths<G: Game, const WHITE: bool>(pos: &Position, source: u64, sink: &mut PathsOf) -> u32 {
+    if G::FLYING {
+        flying::walk::<G, WHITE, _>(pos, source, sink);
+    } else {
+        capture::walk::<G, WHITE, _>(pos, source, sink);
+    }
+    if !G::ITALIAN_PRECEDENCE {
+        return 0;
+    }
+    sink.found.iter().map(|(k, _)| *k).max().unwrap_or(0)
 }
 
 /// Parses move text against a position: path form, Hub form, or a short `fromxto` /

@@ -140,6 +140,9 @@ pub const RUSSIAN: Weights = Weights {
 /// Brazilian draughts: flying kings as in Russian draughts.
 pub const BRAZILIAN: Weights = RUSSIAN;
 
+/// Pool checkers: flying kings and men capturing backward, as in Russian draughts.
+pub const POOL: Weights = RUSSIAN;
+
 /// The hand-made weights of `variant`.
 pub const fn weights_for(variant: Variant) -> &'static Weights {
     match variant {
@@ -147,6 +150,7 @@ pub const fn weights_for(variant: Variant) -> &'static Weights {
         Variant::English => &ENGLISH,
         Variant::Russian => &RUSSIAN,
         Variant::Brazilian => &BRAZILIAN,
+        Variant::Pool => &POOL,
     }
 }
 
@@ -182,7 +186,7 @@ impl Tables {
     /// The squares that stop a man of `us` on bit `b` from running in `variant`.
     #[inline(always)]
     pub(super) fn stoppers(&self, variant: Variant, us: Color, b: u32) -> Bitboard {
-        if variant.flying_kings() {
+        if variant.men_capture_backward() {
             self.cone_back[us as usize][b as usize]
         } else {
             self.cone[us as usize][b as usize]

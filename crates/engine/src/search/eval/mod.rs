@@ -76,18 +76,26 @@ pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i
 /// The weights file built into the binary: the Italian one.
 pub static EMBEDDED_FILE: &[u8] = include_bytes!("default.dmw");
 
-/// The weights file built into the binary for each variant, in [`Variant::ALL`] order.
-pub static EMBEDDED_FILES: [&[u8]; 4] = [
-    EMBEDDED_FILE,
-    include_bytes!("english.dmw"),
-    include_bytes!("russian.dmw"),
-    include_bytes!("brazilian.dmw"),
-];
+/// The weights file built into the binary for `variant`; `None` for a game without
+/// fitted weights yet (it plays on its hand-made material values).
+pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
+    match variant {
+        Variant::Italian => Some(EMBEDDED_FILE),
+        Variant::English => Some(include_bytes!("english.dmw")),
+        Variant::Russian => Some(include_bytes!("russian.dmw")),
+        Variant::Brazilian => Some(include_bytes!("brazilian.dmw")),
+        Variant::Pool => None,
+    }
+}
 
-/// The network built into the binary for each variant that has one, in [`Variant::ALL`]
-/// order: the learned evaluation of those games.
-pub static EMBEDDED_NETWORKS: [Option<&[u8]>; 4] =
-    [None, Some(include_bytes!("english.dmn")), None, None];
+/// The network built into the binary for `variant`, if it has one: then the learned
+/// evaluation of that game.
+pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
+    match variant {
+        Variant::English => Some(include_bytes!("english.dmn")),
+        Variant::Italian | Variant::Russian | Variant::Brazilian | Variant::Pool => None,
+    }
+}
 
 /// The embedded Italian weights, parsed once and shared.
 pub fn embedded_weights() -> Arc<PatternWeights> {
@@ -98,19 +106,15 @@ pub fn embedded_weights() -> Arc<PatternWeights> {
 /// should an embedded file ever fail its checks or name another variant, which a unit
 /// test rules out).
 pub fn embedded_weights_for(variant: Variant) -> &'static Arc<PatternWeights> {
-    static EMBEDDED: [OnceLock<Arc<PatternWeights>>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    EMBEDDED[variant as usize].get_or_init(|| {
-        let parsed = weights_file::parse(EMBEDDED_FILES[variant as usize]);
+    static EMBEDDED: [OnceLock<Arc<PatternWeights>>; Variant::COUNT] =
+        [const { OnceLock::new() }; Variant::COUNT];
+    EMBEDDED[variant.index()].get_or_init(|| {
+        let parsed = embedded_file(variant).map(weights_file::parse);
         let mut weights = match parsed {
-            Ok(w) if w.variant == variant => w,
+            Some(Ok(w)) if w.variant == variant => w,
             _ => PatternWeights::material_only_in(variant),
         };
-        weights.network = EMBEDDED_NETWORKS[variant as usize]
+        weights.network = embedded_network(variant)
             .and_then(|bytes| nnue_file::parse(bytes).ok())
             .filter(|net| net.variant == variant)
             .map(Arc::new);
@@ -226,7 +230,10 @@ mod tests {
     fn embedded_file_passes_its_checks() {
         assert!(weights_file::parse(EMBEDDED_FILE).is_ok());
         for v in Variant::ALL {
-            let parsed = weights_file::parse(EMBEDDED_FILES[v as usize]);
+            let Some(file) = embedded_file(v) else {
+                continue;
+            };
+            let parsed = weights_file::parse(file);
             assert_eq!(parsed.map(|w| w.variant), Ok(v), "{v}");
             assert_eq!(embedded_weights_for(v).variant, v);
         }

@@ -28,42 +28,25 @@ for (let n = 1; n <= 32; n++) {
   squares.push({ number: n, name: String(n), row, col: 2 * ((n - 1) % 4) + (row % 2) });
 }
 
-// What each variant's players expect to be told when a move is refused.
-const RULES = {
-  italian: {
-    capture: "Capturing is compulsory, and the capture the rules prefer (most pieces, then with a king, then most kings, then kings first) must be made",
-    step: "men move one square diagonally forward; kings one square in any diagonal direction",
-    numbers: "Square numbers (FID)",
-    placeholder: "W:W21-32:B1-12 or Wbbbb…",
-  },
-  english: {
-    capture: "Capturing is compulsory (any capture may be chosen)",
-    step: "men move one square diagonally forward; kings one square in any diagonal direction",
-    numbers: "Square numbers",
-    placeholder: "B:W21-32:B1-12",
-  },
-  russian: {
-    capture: "Capturing is compulsory (any capture may be chosen)",
-    step: "men move one square diagonally forward; kings any distance along a free diagonal",
-    numbers: "Square names (a1–h8)",
-    placeholder: "W:Wa1,c1,e1:Bb8,d8",
-  },
-  brazilian: {
-    capture: "Capturing is compulsory, and the capture that takes the most pieces must be made",
-    step: "men move one square diagonally forward; kings any distance along a free diagonal",
-    numbers: "Square names (a1–h8)",
-    placeholder: "W:Wa1,c1,e1:Bb8,d8",
-  },
-};
+// What the page tells of the variant's rules (who moves first, what a refused move is
+// told, the label of the square names, an example position): the server sends it with
+// the list of games in every state, so no game is typed here.
+const NO_GAME = { first_mover: "White", capture: "Capturing is compulsory", step: "", numbers: "Squares", placeholder: "" };
 
-// The side that moves first, whose moves carry the move numbers: Black in English
-// checkers, White elsewhere.
+// The side that moves first, whose moves carry the move numbers.
 function firstMover() {
-  return st && st.variant === "english" ? "Black" : "White";
+  return rules().first_mover;
 }
 
 function rules() {
-  return RULES[(st && st.variant) || "italian"] || RULES.italian;
+  return (st && st.game) || NO_GAME;
+}
+
+// The game selector's options, from the games the server plays (once).
+function fillGames(games) {
+  const select = $("variant");
+  if (select.options.length || !Array.isArray(games)) return;
+  for (const g of games) select.add(new Option(g.title, g.name));
 }
 
 function rowCol(n) {
@@ -230,10 +213,12 @@ function setState(s) {
 // A board of another variant: its squares, names, labels and title.
 function showVariant(s) {
   variantShown = s.variant;
+  fillGames(s.games);
   if (Array.isArray(s.squares) && s.squares.length === 32) squares = s.squares;
   document.title = `Damiera – ${s.variant_title}`;
-  $("numbers-label").textContent = rules().numbers;
-  $("fen").placeholder = rules().placeholder;
+  const game = s.game || NO_GAME;
+  $("numbers-label").textContent = game.numbers;
+  $("fen").placeholder = game.placeholder;
   analysisShown = "";
   const hadFocus = $("board").contains(document.activeElement);
   buildBoard();
