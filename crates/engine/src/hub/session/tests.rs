@@ -137,9 +137,12 @@ fn set_param_errors_and_changes() {
     assert!(err[0].starts_with("error message=\"set-param: "), "{err:?}");
     assert_eq!(s.engine.options().threads, 2);
     let hub = send(&mut s, "hub");
-    assert!(hub.contains(
-        &"param name=style value=baseline type=enum values=\"full hce baseline patterns\"".to_string()
-    ));
+    assert!(
+        hub.contains(
+            &"param name=style value=baseline type=enum values=\"full hce baseline patterns\""
+                .to_string()
+        )
+    );
 }
 
 #[test]
