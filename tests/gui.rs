@@ -1348,7 +1348,15 @@ fn resign_and_draw_offers() {
         "{state}"
     );
     assert_eq!(state["result"], Value::Null);
-    // Not on the engine's turn, not in analyse mode.
+    // Not on the engine's turn, not in analyse mode. The engine must still be thinking
+    // when the offer arrives: a long move time, and a position no database answers at
+    // once (with four pieces left the engine could answer before the offer was sent).
+    post_ok(&gui, "/api/settings", json!({"movetime": 10.0}));
+    post_ok(
+        &gui,
+        "/api/position",
+        json!({"fen": "W:W29,30,31:BK1,K2,K3"}),
+    );
     post_ok(&gui, "/api/move", json!({"move": "29-25"}));
     let (status, answer) = post(&gui, "/api/draw", json!({}));
     assert_eq!(
