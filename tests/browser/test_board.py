@@ -138,8 +138,14 @@ class Board:
 
     def set_fen(self, fen):
         box = self.el("fen")
-        box.clear()
-        box.send_keys(fen)
+        # The page rewrites this box on each state it receives: one arriving between
+        # clear() and send_keys() leaves the old text in front of the new (a CI run
+        # once typed "...12W:WK13,..."). Type until the box holds exactly the FEN.
+        for _ in range(10):
+            box.clear()
+            box.send_keys(fen)
+            if box.get_attribute("value") == fen:
+                break
         self.el("set-fen").click()
         self.wait("the position " + fen, lambda: self.state()["fen"].split(":")[0] == fen.split(":")[0]
                   and self.state()["plies"] == 0 and self.state()["board"] == board_of(fen))
