@@ -553,14 +553,15 @@ fn forced_moves_get_a_full_search_in_analysis() {
     // At a fixed depth, a forced position scores as the position after its move: the
     // chart shows no swing there that the next position does not show. The two are
     // separate searches to the same depth (different table contents and aspiration
-    // windows), so they may differ by a little (up to 0.16 seen); the bug this guards
-    // against swung by 0.6 to 1.1 men.
+    // windows), so they may differ by a little (up to 0.16 seen with the pattern
+    // evaluation, 0.28 with the Italian network); the bug this guards against swung by
+    // 0.6 to 1.1 men.
     let fixed = analysed(&dir, FORCED_GAME, &["--depth", "10"]);
     for pair in fixed.windows(2) {
         let ((ply, here, _, legal), (_, next, _, _)) = (pair[0], pair[1]);
         if legal == 1 {
             assert!(
-                (here - next).abs() <= 0.25,
+                (here - next).abs() <= 0.4,
                 "ply {ply}: {here} then {next}: {fixed:?}"
             );
         }

@@ -260,14 +260,14 @@ fn analyse_fen_lines_gives_json_lines() {
     let lines = analyse(
         "W:W21-32:B1-12\n# a comment\n\nW:W32:BK28\nW:WK22,K23:BK10\n",
         "fens",
-        &["--depth", "6"],
+        &["--depth", "8"],
     );
     assert_eq!(lines.len(), 3);
     assert_eq!(
         lines[0]["fen"],
         "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     );
-    assert_eq!(lines[0]["depth"], 6);
+    assert_eq!(lines[0]["depth"], 8);
     assert!(
         lines[0]["best"].is_string()
             && lines[0]["pv"].is_array()

@@ -868,7 +868,11 @@ mod tests {
 
     #[test]
     fn the_pattern_styles_keep_no_accumulators() {
-        with_worker(Style::FULL, |w, _| assert!(w.nnue.is_none()));
+        with_worker(Style::FULL, |w, _| assert!(w.nnue.is_some()));
+        with_worker(Style::PATTERNS, |w, _| assert!(w.nnue.is_none()));
+        with_weights(Style::FULL, &PatternWeights::material_only(), |w, _| {
+            assert!(w.nnue.is_none())
+        });
         let mut weights = PatternWeights::material_only();
         weights.network = Some(Arc::new(random_network(1, Variant::Italian)));
         with_weights(Style::HCE, &weights, |w, _| assert!(w.nnue.is_none()));

@@ -7,7 +7,7 @@
 //! [`EvalStyle::Hce`], the hand-made evaluation the patterns replaced; and
 //! [`EvalStyle::Material`], the first version's material count. The weights carry a
 //! network when a network file (`.dmn`, [`nnue_file`]) was loaded, or when the game's
-//! built-in weights have one (English: `english.dmn`).
+//! built-in weights have one (Italian: `italian.dmn`, English: `english.dmn`).
 
 pub mod hce;
 pub mod nnue;
@@ -92,8 +92,9 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
 /// evaluation of that game.
 pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
     match variant {
+        Variant::Italian => Some(include_bytes!("italian.dmn")),
         Variant::English => Some(include_bytes!("english.dmn")),
-        Variant::Italian | Variant::Russian | Variant::Brazilian | Variant::Pool => None,
+        Variant::Russian | Variant::Brazilian | Variant::Pool => None,
     }
 }
 
@@ -355,26 +356,29 @@ mod tests {
     }
 
     #[test]
-    fn english_evaluates_with_its_built_in_network_and_patterns_on_request() {
+    fn italian_and_english_evaluate_with_their_built_in_networks_and_patterns_on_request() {
         for variant in Variant::ALL {
             let weights = embedded_weights_for(variant);
             assert_eq!(weights.variant, variant);
             let net = weights.network.as_deref();
-            assert_eq!(net.is_some(), variant == Variant::English, "{variant}");
+            let has_network = matches!(variant, Variant::Italian | Variant::English);
+            assert_eq!(net.is_some(), has_network, "{variant}");
             assert!(net.is_none_or(|n| n.variant == variant));
         }
-        let weights = embedded_weights_for(Variant::English);
-        let Some(net) = weights.network.as_deref() else {
-            panic!("English has a network");
-        };
-        let pos = Position::parse_in(Variant::English, "B:W18,22,25,K30:B3,9,12").unwrap();
-        let network = evaluate(&pos, EvalStyle::Pattern, weights);
-        assert_eq!(network, net.evaluate(&pos));
-        let patterns = evaluate(&pos, EvalStyle::Patterns, weights);
-        assert_eq!(patterns, {
-            let white = pattern::evaluate_white(&pos, weights);
-            -white
-        });
-        assert_ne!(network, patterns);
+        for (variant, fen) in [
+            (Variant::Italian, "B:W18,22,25,K30:B3,9,12"),
+            (Variant::English, "B:W18,22,25,K30:B3,9,12"),
+        ] {
+            let weights = embedded_weights_for(variant);
+            let Some(net) = weights.network.as_deref() else {
+                panic!("{variant} has a network");
+            };
+            let pos = Position::parse_in(variant, fen).unwrap();
+            let network = evaluate(&pos, EvalStyle::Pattern, weights);
+            assert_eq!(network, net.evaluate(&pos));
+            let patterns = evaluate(&pos, EvalStyle::Patterns, weights);
+            assert_eq!(patterns, -pattern::evaluate_white(&pos, weights));
+            assert_ne!(network, patterns, "{variant}");
+        }
     }
 }
