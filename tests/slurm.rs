@@ -1,5 +1,6 @@
 //! The repository's Slurm job-array scripts (scripts/slurm/) submitted to a real Slurm:
-//! a self-play run and a match, each in 4 slices, as a user submits them. The slices put
+//! a self-play run and a match, each in 4 slices, as a user submits them, and an
+//! endgame-database build in waves. The slices put
 //! one after the other are byte for byte one `selfplay` run, `train` on them writes the
 //! same weights as on that run's file, and `match merge` of the slices prints what one
 //! run of the match prints.
@@ -89,10 +90,17 @@ fn submit(dir: &Path, script: &str, env: &[(&str, String)]) -> String {
     stdout.trim().split(';').next().unwrap().to_string()
 }
 
-/// Waits until the job array `id` has left the queue, then checks that every task
-/// completed with exit status 0 (the slurm-ID_K.out files of a failed one are shown).
-/// `sbatch --wait` does the same, but polls after 2, 10 and then 42 s: too slow here.
+/// Waits until the job array `id` of [`SLICES`] tasks has left the queue, then checks
+/// that every task completed with exit status 0.
 fn wait(dir: &Path, id: &str, limit: Duration) {
+    wait_tasks(dir, id, SLICES, limit)
+}
+
+/// Waits until the job array `id` has left the queue, then checks that its `tasks`
+/// tasks completed with exit status 0 (the slurm-ID_K.out files of a failed one are
+/// shown). `sbatch --wait` does the same, but polls after 2, 10 and then 42 s: too slow
+/// here.
+fn wait_tasks(dir: &Path, id: &str, tasks_wanted: usize, limit: Duration) {
     let start = Instant::now();
     loop {
         let out = Command::new("squeue")
@@ -118,8 +126,8 @@ fn wait(dir: &Path, id: &str, limit: Duration) {
         .lines()
         .filter(|t| t.contains(" JobState=COMPLETED ") && t.contains(" ExitCode=0:0 "))
         .count();
-    if done != SLICES {
-        let logs: String = (1..=SLICES)
+    if done != tasks_wanted {
+        let logs: String = (1..=tasks_wanted)
             .map(|k| {
                 let log = dir.join(format!("slurm-{id}_{k}.out"));
                 format!(
@@ -129,19 +137,28 @@ fn wait(dir: &Path, id: &str, limit: Duration) {
                 )
             })
             .collect();
-        panic!("job {id}: {done} of {SLICES} tasks completed:\n{tasks}\n{logs}");
+        panic!("job {id}: {done} of {tasks_wanted} tasks completed:\n{tasks}\n{logs}");
     }
+}
+
+/// Whether Slurm takes jobs here; if not, says so (the test is then skipped) or fails
+/// under DAMIERA_SLURM=1.
+fn slurm_ready(test: &str) -> bool {
+    let Some(reason) = slurm_missing() else {
+        return true;
+    };
+    let insist = std::env::var("DAMIERA_SLURM").is_ok_and(|v| v == "1");
+    assert!(!insist, "DAMIERA_SLURM=1 but {reason}");
+    support::skip(
+        test,
+        &format!("{reason} (bash scripts/ci-slurm.sh starts a one-node Slurm)"),
+    );
+    false
 }
 
 #[test]
 fn job_arrays_give_one_runs_files() {
-    if let Some(reason) = slurm_missing() {
-        let insist = std::env::var("DAMIERA_SLURM").is_ok_and(|v| v == "1");
-        assert!(!insist, "DAMIERA_SLURM=1 but {reason}");
-        support::skip(
-            "job_arrays_give_one_runs_files",
-            &format!("{reason} (bash scripts/ci-slurm.sh starts a one-node Slurm)"),
-        );
+    if !slurm_ready("job_arrays_give_one_runs_files") {
         return;
     }
     let start = Instant::now();
@@ -269,6 +286,90 @@ fn job_arrays_give_one_runs_files() {
 
     let _ = writeln_stderr(&format!(
         "slurm: both job arrays ran in {slurm_secs:.1} s; whole test {:.1} s",
+        start.elapsed().as_secs_f64()
+    ));
+}
+
+/// The 4-piece English databases built as a batch system builds 7 pieces: the classes
+/// of fewer pieces first, then scripts/slurm/egdb-waves.sh, one job array a wave, each
+/// class a task; every file equals the one-machine build's, byte for byte.
+#[test]
+fn egdb_waves_build_what_one_machine_builds() {
+    if !slurm_ready("egdb_waves_build_what_one_machine_builds") {
+        return;
+    }
+    let start = Instant::now();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("slurm-egdb");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (waves, whole) = (dir.join("waves"), dir.join("whole"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let build = |out: &Path, pieces: &str| {
+        let out = text(out);
+        damiera(
+            &dir,
+            &[
+                "egdb",
+                "build",
+                "--variant",
+                "english",
+                "--pieces",
+                pieces,
+                "--dir",
+                &out,
+            ],
+        );
+    };
+    build(&whole, "4");
+    build(&waves, "3");
+    let out = Command::new("bash")
+        .arg(repo("scripts/slurm/egdb-waves.sh"))
+        .envs([
+            ("FROM", "4".to_string()),
+            ("VARIANT", "english".into()),
+            ("DIR", text(&waves)),
+            ("SBATCH_OPTIONS", "--cpus-per-task=1".into()),
+            ("DAMIERA", BIN.into()),
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("run egdb-waves.sh");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "egdb-waves.sh: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // One line a wave: job id, pieces, men, classes; 4 pieces have 5 waves (0..=4 men).
+    let jobs: Vec<(String, usize)> = stdout
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].to_string(), f[3].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(jobs.len(), 5, "{stdout}");
+    for (id, tasks) in &jobs {
+        wait_tasks(&dir, id, *tasks, Duration::from_secs(300));
+    }
+    let names = |d: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&waves), names(&whole));
+    for name in names(&whole) {
+        assert!(
+            std::fs::read(waves.join(&name)).unwrap() == std::fs::read(whole.join(&name)).unwrap(),
+            "{name} differs from the one-machine build"
+        );
+    }
+    let _ = writeln_stderr(&format!(
+        "slurm: {} egdb waves ({} classes) built and checked in {:.1} s",
+        jobs.len(),
+        jobs.iter().map(|j| j.1).sum::<usize>(),
         start.elapsed().as_secs_f64()
     ));
 }

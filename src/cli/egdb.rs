@@ -99,6 +99,18 @@ pub enum EgdbAction {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// The classes of one wave of a distributed build, one a line: those of exactly N
+    /// pieces with M men in all (one of each colour pair, as `build --class` takes them).
+    /// A wave needs the classes of fewer pieces and the earlier waves (fewer men) built;
+    /// its classes can then be built at the same time (scripts/slurm/egdb-waves.sh).
+    Classes {
+        /// Pieces on the board.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=24))]
+        pieces: u32,
+        /// Men of both sides together [default: every wave, in build order].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=24))]
+        men: Option<u32>,
+    },
     /// Look positions up: `win N`, `loss N`, `draw` (side to move's view) or `unknown`.
     Probe {
         /// The database directory.
@@ -129,6 +141,7 @@ pub fn run(args: &EgdbArgs, out: &mut impl Write) -> Result<(), CliError> {
         } => build(*pieces, *class, dir, threads_or_all(*threads), out),
         EgdbAction::Verify { dir, threads } => verify(dir, threads_or_all(*threads), out),
         EgdbAction::Info { dir } => info(dir, out).map_err(io),
+        EgdbAction::Classes { pieces, men } => classes(*pieces, *men, out).map_err(io),
         EgdbAction::Probe { dir, positions } => probe(dir, positions, out),
         EgdbAction::Sample {
             dir,
@@ -138,6 +151,21 @@ pub fn run(args: &EgdbArgs, out: &mut impl Write) -> Result<(), CliError> {
             seed,
         } => sample(dir, *pieces, *count, *min_plies, *seed, out),
     }
+}
+
+/// Prints the classes of the wave of `pieces` pieces and `men` men, or of every wave of
+/// `pieces` pieces in build order.
+fn classes(pieces: u32, men: Option<u32>, out: &mut impl Write) -> std::io::Result<()> {
+    let waves = match men {
+        Some(m) => m..=m,
+        None => 0..=pieces,
+    };
+    for m in waves {
+        for class in Material::wave(pieces, m) {
+            writeln!(out, "{}", class.name())?;
+        }
+    }
+    Ok(())
 }
 
 fn progress_bar(total: u64) -> ProgressBar {

@@ -114,6 +114,36 @@ impl Material {
             && self.pieces() <= 24
     }
 
+    /// Whether play from this class (either side to move) may reach positions of class
+    /// `to`: each side of `to` comes from one side here, with no more men (men only
+    /// leave, by capture or promotion) and no more pieces (a capture removes, a promotion
+    /// keeps the count). A superset of the classes a build of this one reads: a job of a
+    /// distributed build loads only those.
+    pub fn may_reach(self, to: Material) -> bool {
+        let side = |men: u8, kings: u8| (men as u32, men as u32 + kings as u32);
+        let (w, b) = (
+            side(self.white_men, self.white_kings),
+            side(self.black_men, self.black_kings),
+        );
+        let (tw, tb) = (
+            side(to.white_men, to.white_kings),
+            side(to.black_men, to.black_kings),
+        );
+        let from = |s: (u32, u32), t: (u32, u32)| t.0 <= s.0 && t.1 <= s.1;
+        (from(w, tw) && from(b, tb)) || (from(w, tb) && from(b, tw))
+    }
+
+    /// The classes of exactly `pieces` pieces with `men` men in all, one of each colour
+    /// pair (the one a build names), in build order: one wave of a distributed build.
+    /// Each depends only on classes of fewer pieces and on earlier waves (fewer men), so
+    /// the classes of a wave can be solved at the same time.
+    pub fn wave(pieces: u32, men: u32) -> Vec<Material> {
+        Material::all_up_to(pieces)
+            .into_iter()
+            .filter(|m| m.pieces() == pieces && m.men() == men && *m <= m.flipped())
+            .collect()
+    }
+
     /// Every class with `2..=n` pieces, in build order: fewer pieces first, then fewer men
     /// (captures lead to fewer pieces, promotions to fewer men), then by counts.
     pub fn all_up_to(n: u32) -> Vec<Material> {
@@ -468,6 +498,36 @@ impl ClassIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn waves_partition_the_classes_and_lead_only_to_earlier_ones() {
+        let named = |n: &str| Material::from_name(n).unwrap();
+        // A promotion, a capture, the colour flip; never more men or more pieces a side.
+        assert!(named("1101").may_reach(named("0201")));
+        assert!(named("1102").may_reach(named("1101")));
+        assert!(named("1102").may_reach(named("0211")));
+        assert!(!named("0201").may_reach(named("1101")));
+        assert!(!named("1101").may_reach(named("1102")));
+        for pieces in 2..=7 {
+            let mut waves: Vec<Material> = (0..=pieces)
+                .flat_map(|m| Material::wave(pieces, m))
+                .collect();
+            let mut pairs: Vec<Material> = Material::all_up_to(pieces)
+                .into_iter()
+                .filter(|m| m.pieces() == pieces && *m <= m.flipped())
+                .collect();
+            waves.sort();
+            pairs.sort();
+            assert_eq!(waves, pairs, "{pieces} pieces");
+            for &m in &waves {
+                for to in Material::all_up_to(pieces) {
+                    let earlier = to.pieces() < pieces || to.men() < m.men();
+                    let own = to == m || to == m.flipped();
+                    assert!(!m.may_reach(to) || earlier || own, "{m} reaches {to}");
+                }
+            }
+        }
+    }
 
     /// Found by fuzzing (fuzz/regressions/egdb/): a header's counts of 255 overflowed
     /// the sums in `is_valid` and `pieces`.

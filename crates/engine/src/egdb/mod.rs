@@ -194,7 +194,10 @@ pub fn build_classes(
             })
             .collect();
         let wanted = only.is_none_or(|o| pair.contains(&o));
-        if kept.is_none() && !wanted {
+        // A job of a distributed build reads only the classes its own may lead to, not
+        // the whole directory (the other classes of its wave, say).
+        let needed = only.is_none_or(|o| wanted || o.may_reach(m));
+        if (kept.is_none() && !wanted) || !needed {
             continue;
         }
         if let Some(files) = kept {
