@@ -157,13 +157,15 @@ impl Variant {
     }
 
     /// The number 1–32 of a square in this variant's numbering: FID for Italian, PDN for
-    /// English, and in the algebraic variants the numbers Russian PDN and pydraughts use,
-    /// counted from White's side (a1 = 1, c1 = 2, ..., h8 = 32). The Hub position string
-    /// follows this order.
+    /// English, Spanish counted from White's side (1 at White's near right), and in the
+    /// algebraic variants the numbers Russian PDN and pydraughts use, counted from White's
+    /// side (a1 = 1, c1 = 2, ..., h8 = 32). The Hub position string follows this order.
     pub const fn number_of(self, sq: Square) -> u8 {
         match self.square_names() {
             SquareNames::Numbers if self.mirrored() => mirror(sq).number(),
             SquareNames::Numbers => sq.number(),
+            SquareNames::NumbersFromWhite if self.mirrored() => 33 - mirror(sq).number(),
+            SquareNames::NumbersFromWhite => 33 - sq.number(),
             SquareNames::Algebraic => {
                 let (row, col) = self.row_col(sq);
                 (7 - row) * 4 + col / 2 + 1
@@ -178,6 +180,15 @@ impl Variant {
                 Some(sq) if self.mirrored() => Some(mirror(sq)),
                 other => other,
             },
+            SquareNames::NumbersFromWhite => {
+                if n < 1 || n > 32 {
+                    return None;
+                }
+                match Square::new(33 - n) {
+                    Some(sq) if self.mirrored() => Some(mirror(sq)),
+                    other => other,
+                }
+            }
             SquareNames::Algebraic => {
                 if n < 1 || n > 32 {
                     return None;
@@ -192,7 +203,7 @@ impl Variant {
     /// The square's name: `22`, or `c3` in the algebraic variants.
     pub fn square_name(self, sq: Square) -> String {
         match self.square_names() {
-            SquareNames::Numbers => self.number_of(sq).to_string(),
+            SquareNames::Numbers | SquareNames::NumbersFromWhite => self.number_of(sq).to_string(),
             SquareNames::Algebraic => {
                 let (row, col) = self.row_col(sq);
                 format!("{}{}", (b'a' + col) as char, 8 - row)
