@@ -22,7 +22,8 @@ use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, SearchState};
 
 /// `get gametype` by default: Italian draughts. `set gametype N` (or the settings file's
 /// `gametype=`) chooses any game Damiera plays by its PDN `GameType` (21 English, 22
-/// Italian, 23 Pool, 25 Russian, 26 Brazilian).
+/// Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai; CheckerBoard
+/// itself names 24 and 29 but has no Thai).
 pub const GAMETYPE: i32 = 22;
 /// `get protocolversion`.
 pub const PROTOCOL_VERSION: i32 = 2;
@@ -537,7 +538,7 @@ mod tests {
         use crate::board8::{CB_BLACK, CB_WHITE};
         use damiera_engine::board::{Position, Variant};
         let e = engine();
-        assert!(!e.command("set gametype 24").handled);
+        assert!(!e.command("set gametype 30").handled);
         assert_eq!(e.command("get gametype"), handled("22"));
         assert!(e.command("set gametype 21").handled);
         assert_eq!(e.command("get gametype"), handled("21"));

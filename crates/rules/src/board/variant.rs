@@ -63,6 +63,14 @@ variants! {
     /// Pool checkers (American pool): Black first, flying kings, men capture backward,
     /// free choice of captures, a man crowned during a capture stops.
     Pool => games::Pool,
+    /// Czech draughts: flying kings, men capture forward only, a king's capture first.
+    Czech => games::Czech,
+    /// Spanish draughts: the Italian board numbered from White's side, flying kings, the
+    /// most pieces then the most kings.
+    Spanish => games::Spanish,
+    /// Thai draughts: eight men each, kings that land just behind the piece they take,
+    /// captured pieces removed at once.
+    Thai => games::Thai,
 }
 
 impl Variant {
@@ -84,7 +92,7 @@ impl Variant {
         }
     }
 
-    /// The games' names joined for messages: `italian, english, ..., brazilian or pool`.
+    /// The games' names joined for messages: `italian, english, ..., spanish or thai`.
     pub fn names_listed() -> String {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         match names.split_last() {
@@ -326,11 +334,11 @@ mod tests {
         assert_eq!(Variant::from_index(Variant::COUNT), None);
         assert_eq!(
             Variant::names_listed(),
-            "italian, english, russian, brazilian or pool"
+            "italian, english, russian, brazilian, pool, czech, spanish or thai"
         );
         assert_eq!(
             Variant::game_types_listed(),
-            "21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian"
+            "21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai"
         );
         assert_eq!("Checkers".parse(), Ok(Variant::English));
         assert_eq!("shashki".parse(), Ok(Variant::Russian));

@@ -84,7 +84,7 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
         Variant::English => Some(include_bytes!("english.dmw")),
         Variant::Russian => Some(include_bytes!("russian.dmw")),
         Variant::Brazilian => Some(include_bytes!("brazilian.dmw")),
-        Variant::Pool => None,
+        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai => None,
     }
 }
 
@@ -93,7 +93,13 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
 pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::English => Some(include_bytes!("english.dmn")),
-        Variant::Italian | Variant::Russian | Variant::Brazilian | Variant::Pool => None,
+        Variant::Italian
+        | Variant::Russian
+        | Variant::Brazilian
+        | Variant::Pool
+        | Variant::Czech
+        | Variant::Spanish
+        | Variant::Thai => None,
     }
 }
 

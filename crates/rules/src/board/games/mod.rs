@@ -7,16 +7,22 @@
 //! a game with every rule a constant, so a rule costs nothing where it does not apply.
 
 mod brazilian;
+mod czech;
 mod english;
 mod italian;
 mod pool;
 mod russian;
+mod spanish;
+mod thai;
 
 pub use brazilian::Brazilian;
+pub use czech::Czech;
 pub use english::English;
 pub use italian::Italian;
 pub use pool::Pool;
 pub use russian::Russian;
+pub use spanish::Spanish;
+pub use thai::Thai;
 
 use super::position::Color;
 use super::variant::Variant;
@@ -262,6 +268,18 @@ macro_rules! with_game {
             }
             $crate::board::Variant::Pool => {
                 type $g = $crate::board::games::Pool;
+                $body
+            }
+            $crate::board::Variant::Czech => {
+                type $g = $crate::board::games::Czech;
+                $body
+            }
+            $crate::board::Variant::Spanish => {
+                type $g = $crate::board::games::Spanish;
+                $body
+            }
+            $crate::board::Variant::Thai => {
+                type $g = $crate::board::games::Thai;
                 $body
             }
         }
