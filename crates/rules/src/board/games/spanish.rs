@@ -1,6 +1,7 @@
 //! Spanish draughts (damas españolas, the classic game of Spain and Portugal), as the
-//! Spanish federation's and the Portuguese federation's rules write it; the articles each
-//! field follows are named beside it.
+//! Iberian rules write it: the articles named beside the fields are the Portuguese
+//! federation's (Damas Clássicas, "FPD") and the Galician regulation's ("Gal."), the
+//! others the rules as Spanish players' descriptions give them.
 
 use super::{
     Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Removal,
@@ -17,19 +18,19 @@ impl Game for Spanish {
         name: "spanish",
         title: "Spanish draughts",
         aliases: &[],
-        rulebook: "Spanish federation rules",
+        rulebook: "Spanish rules",
         game_type: 24,
-        // White moves first.
+        // Gal. 4.1: White moves first.
         first_mover: Color::White,
-        // 1.2 (Portuguese 2.1.5): a dark square at each player's near right, the Italian
-        // board; squares numbered 1–32 from White's side, 1 at White's near right and
-        // each row from right to left, so White starts on 1–12 and 32 is Black's right
+        // FPD 2.1.2, 2.1.5, Gal. 1.2: a dark square at each player's near right, the
+        // Italian board; squares numbered 1–32 from White's side, 1 at White's near right
+        // and each row from right to left, so White starts on 1–12 and 32 is the far left
         // corner.
         board: Board {
             mirrored: false,
             names: SquareNames::NumbersFromWhite,
         },
-        // Twelve men each on the first three rows.
+        // Gal. 3: twelve men each on the first three rows.
         rows_of_men: 3,
         capture_separator: 'x',
         // Men capture forward only.
