@@ -255,3 +255,100 @@ fn bad_arguments_exit_2_with_one_line() {
     let (_, _, err) = damiera(&["perft", "3", "--fen", "W:W33:B1"]);
     assert!(err.contains("33"), "{err}");
 }
+
+/// The legal moves of `fen` in `variant`, path form, shortest text first, then in
+/// alphabetical order.
+fn moves_in(variant: Variant, fen: &str) -> Vec<String> {
+    let pos = Position::parse_in(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut texts: Vec<String> = legal_moves(&pos)
+        .iter()
+        .map(|&m| path_text(&pos, m))
+        .collect();
+    texts.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    texts
+}
+
+/// Czech draughts: where a king can capture, a king must (Art. 4.14), even when a man's
+/// capture takes more; Russian draughts leave the choice free, and Brazilian draughts
+/// ask for the most pieces.
+#[test]
+fn czech_a_kings_capture_comes_first() {
+    let fen = "W:WKc1,a3:Bb4,d6,g5";
+    assert_eq!(moves_in(Variant::Czech, fen), ["c1:h6"]);
+    assert_eq!(moves_in(Variant::Russian, fen), ["c1:h6", "a3:c5:e7"]);
+    assert_eq!(moves_in(Variant::Brazilian, fen), ["a3xc5xe7"]);
+    // Without a king, the men choose freely, not necessarily the longest capture.
+    assert_eq!(
+        moves_in(Variant::Czech, "W:Wa3,e3:Bb4,d6,f4"),
+        ["e3:g5", "a3:c5:e7"]
+    );
+}
+
+/// Spanish draughts: the most pieces (the law of quantity), then among those the most
+/// kings (the law of quality).
+#[test]
+fn spanish_most_pieces_then_most_kings() {
+    // One king or one man: the king.
+    assert_eq!(moves_in(Variant::Spanish, "W:W11,12:B15,K14"), ["11x18"]);
+    // Two men or one king: the two men, either way.
+    assert_eq!(
+        moves_in(Variant::Spanish, "W:W11,12:B15,K14,23"),
+        ["11x20x27", "12x19x28"]
+    );
+    // Two pieces each way, one way with a king among them: that one.
+    assert_eq!(
+        moves_in(Variant::Spanish, "W:W11,12:B15,K14,22"),
+        ["11x18x27"]
+    );
+}
+
+/// Spanish squares are counted from White's side: 1 at White's near right, on the Italian
+/// board (a dark square at each player's right); White starts on 1–12 and moves first.
+#[test]
+fn spanish_board_and_numbers() {
+    let start = Position::start_of(Variant::Spanish);
+    assert_eq!(
+        Ok(start),
+        Position::parse_in(Variant::Spanish, "W:W1-12:B21-32")
+    );
+    assert_eq!(
+        moves_in(Variant::Spanish, &start.to_fen()),
+        ["9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"]
+    );
+    // Spanish 1 is the Italian board's lower-right corner, Italian 32.
+    assert_eq!(
+        Variant::Spanish.square_numbered(1),
+        Variant::Italian.square_numbered(32)
+    );
+}
+
+/// Thai draughts: eight men each on two rows; a king takes a piece at any distance but
+/// lands just behind it, and a taken piece leaves the board at once, so the king may come
+/// back over its square in the same capture.
+#[test]
+fn thai_king_lands_just_behind_and_taken_pieces_leave_at_once() {
+    let start = Position::start_of(Variant::Thai);
+    assert_eq!(start.men(Color::White).count_ones(), 8);
+    assert_eq!(
+        Ok(start),
+        Position::parse_in(Variant::Thai, "W:W1-8:B25-32")
+    );
+    assert_eq!(
+        start.to_fen(),
+        "W:Wa1,b2,c1,d2,e1,f2,g1,h2:Ba7,b8,c7,d8,e7,f8,g7,h8"
+    );
+    assert_eq!(moves_in(Variant::Thai, "W:WKa1:Bd4"), ["a1xe5"]);
+    assert_eq!(
+        moves_in(Variant::Russian, "W:WKa1:Bd4"),
+        ["a1:e5", "a1:f6", "a1:g7", "a1:h8"]
+    );
+    // Both men, in either order: the second jump passes the first one's square.
+    assert_eq!(
+        moves_in(Variant::Thai, "W:WKd4:Bc3,e5"),
+        ["d4xb2xf6", "d4xf6xb2"]
+    );
+    let pos = Position::parse_in(Variant::Thai, "W:WKd4:Bc3,e5").unwrap();
+    for &m in legal_moves(&pos).iter() {
+        assert_eq!(pos.play(m).pieces(Color::Black), 0);
+    }
+}

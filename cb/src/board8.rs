@@ -6,13 +6,15 @@
 //! on 1-12 (`y` 0-2), White's on 21-32, White moves first: CheckerBoard's `CB_WHITE` is
 //! the FID White.
 //!
-//! The other game types (21 English, 23 Pool, 25 Russian, 26 Brazilian) use the same `board[x][y]`:
+//! The other game types (21 English, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29
+//! Czech, 31 Thai) use the same `board[x][y]`:
 //! CheckerBoard keeps one board and only mirrors the Italian one on screen, and Damiera
 //! plays every variant on the Italian geometry (see `damiera_engine::board::Variant`), so the
 //! coordinates of a square are the same in every game type. What differs is the numbers
-//! CheckerBoard writes in FEN strings and move texts: FID numbers in Italian, the English
-//! numbering (1 = the upper right of Black's back row, as CheckerBoard counts) in the
-//! others ([`cb_numbering`]).
+//! CheckerBoard writes in FEN strings and move texts: FID numbers in Italian (and in
+//! Spanish, which CheckerBoard shows on the Italian board), the English numbering (1 = the
+//! upper right of Black's back row, as CheckerBoard counts) in the others
+//! ([`cb_numbering`]).
 
 use damiera_engine::board::{Color, Move, Piece, Position, Square, Variant};
 

@@ -22,7 +22,8 @@ use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, SearchState};
 
 /// `get gametype` by default: Italian draughts. `set gametype N` (or the settings file's
 /// `gametype=`) chooses any game Damiera plays by its PDN `GameType` (21 English, 22
-/// Italian, 23 Pool, 25 Russian, 26 Brazilian).
+/// Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai; CheckerBoard
+/// itself names 24 and 29 but has no Thai).
 pub const GAMETYPE: i32 = 22;
 /// `get protocolversion`.
 pub const PROTOCOL_VERSION: i32 = 2;
@@ -530,14 +531,15 @@ mod tests {
         );
     }
 
-    /// The game types CheckerBoard knows: English (21), Italian (22), Russian (25) and
-    /// Brazilian (26), chosen by `set gametype`; the board keeps its coordinates.
+    /// The game types CheckerBoard knows: English (21), Italian (22), Spanish (24),
+    /// Russian (25), Brazilian (26) and Czech (29), chosen by `set gametype`; the board
+    /// keeps its coordinates.
     #[test]
     fn game_types_choose_the_rules() {
         use crate::board8::{CB_BLACK, CB_WHITE};
         use damiera_engine::board::{Position, Variant};
         let e = engine();
-        assert!(!e.command("set gametype 24").handled);
+        assert!(!e.command("set gametype 30").handled);
         assert_eq!(e.command("get gametype"), handled("22"));
         assert!(e.command("set gametype 21").handled);
         assert_eq!(e.command("get gametype"), handled("21"));
@@ -564,6 +566,24 @@ mod tests {
         let pos = Position::start_of(Variant::Russian);
         write_board(&pos, &mut board);
         assert_eq!(read_board(&board, CB_WHITE, Variant::Russian), Ok(pos));
+        // Czech: CheckerBoard's English numbers again; where a king can capture, only a
+        // king's captures are legal: the king on 29 (a1) takes 18 (d4) and lands on any of
+        // four squares, the man on 23 (e3) could take it too.
+        assert!(e.command("set gametype 29").handled);
+        assert_eq!(e.command("get gametype"), handled("29"));
+        assert!(e.command("about").text.contains("Czech draughts"));
+        let reply = e.command("get movelist W:W21-32:B1-12");
+        assert!(reply.text.starts_with("movelist 7,"), "{reply:?}");
+        let reply = e.command("get movelist W:WK29,23:B18");
+        assert!(reply.text.starts_with("movelist 4,"), "{reply:?}");
+        // Spanish: on the Italian board, in FID numbers as CheckerBoard writes them.
+        assert!(e.command("set gametype 24").handled);
+        assert_eq!(e.command("get gametype"), handled("24"));
+        let reply = e.command("get movelist W:W21-32:B1-12");
+        assert!(reply.text.starts_with("movelist 7,"), "{reply:?}");
+        let pos = Position::start_of(Variant::Spanish);
+        write_board(&pos, &mut board);
+        assert_eq!(read_board(&board, CB_WHITE, Variant::Spanish), Ok(pos));
     }
 
     /// The move `getmove` plays from `pos` (White to move) in a short search, and its

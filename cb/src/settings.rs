@@ -314,7 +314,7 @@ mod tests {
         let text = s.to_text();
         assert!(text.contains("threads=2\ntt-size=256\n"), "{text}");
         assert_eq!(Settings::from_text(&text), (s, vec![]));
-        let (_, problems) = Settings::from_text("gametype=24");
+        let (_, problems) = Settings::from_text("gametype=30");
         assert!(problems[0].contains("gametype"), "{problems:?}");
         let (read, problems) = Settings::from_text("hashsize=9999999\nfoo\nsearchthreads=4\nx=1");
         assert_eq!(read.engine.tt_mib, 64);

@@ -36,7 +36,8 @@ def test_round_trip(variant, tmp_path):
         assert replayed.fen == board.fen
         assert replayed.move_stack == board.move_stack
         assert game.tag("GameType") == str({"italian": 22, "english": 21, "russian": 25,
-                                            "brazilian": 26, "pool": 23}[variant])
+                                            "brazilian": 26, "pool": 23, "czech": 29,
+                                            "spanish": 24, "thai": 31}[variant])
         assert game.tag("Result") == board.result()
         if board.is_game_over():
             assert game.tag("Termination") == board.outcome().reason

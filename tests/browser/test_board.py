@@ -507,12 +507,17 @@ def native(binary, variant, fen, fmt="path"):
 
 def square_names(variant):
     """Number -> (name, row, col) of the 32 dark squares, from each federation's own
-    numbering (not from the page): FID square 1 top-left; English 1 at b8; the
-    algebraic boards a1 = 1, c1 = 2, ... h8 = 32 with a1 bottom left."""
+    numbering (not from the page): FID square 1 top-left; English 1 at b8; Spanish 1 at
+    White's bottom right of the FID board (Spanish n is FID 33 - n); the algebraic boards
+    a1 = 1, c1 = 2, ... h8 = 32 with a1 bottom left."""
     out = {}
     for n in range(1, 33):
         k = (n - 1) % 4
-        if variant in ("russian", "brazilian"):
+        if variant == "spanish":
+            fid = 33 - n
+            row = (fid - 1) // 4
+            out[n] = (str(n), row, 2 * ((fid - 1) % 4) + row % 2)
+        elif variant in ("russian", "brazilian", "czech", "thai"):
             rank = (n - 1) // 4          # 0 = rank 1
             col = 2 * k + rank % 2
             out[n] = ("abcdefgh"[col] + str(rank + 1), 7 - rank, col)
@@ -752,7 +757,7 @@ def main():
         if not engine:
             check_clock_loss(b)
             check_keyboard_game(b)
-            for variant in ("english", "russian", "brazilian", "pool"):
+            for variant in ("english", "russian", "brazilian", "pool", "czech", "spanish", "thai"):
                 check_variant_game(b, binary, variant)
             check_resign_and_draw(b)
             check_phone(b)

@@ -13,8 +13,9 @@ import struct
 import sys
 
 MASK = (1 << 64) - 1
-GAMES = {21: "english", 22: "italian", 23: "pool", 25: "russian", 26: "brazilian"}
-GAME_ORDER = ["english", "italian", "russian", "brazilian", "pool"]
+GAMES = {21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
+         26: "brazilian", 29: "czech", 31: "thai"}
+GAME_ORDER = ["english", "italian", "russian", "brazilian", "pool", "czech", "spanish", "thai"]
 
 
 def splitmix64(state):

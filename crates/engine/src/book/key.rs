@@ -1,16 +1,17 @@
 //! The book key: a 64-bit hash of a position (pieces, side to move, the game) that any
 //! program can compute from the position alone, documented in `docs/book.md`.
 //!
-//! It is not the engine's internal Zobrist key (which is free to change): 134 numbers
+//! It is not the engine's internal Zobrist key (which is free to change): 137 numbers
 //! drawn, in a stated order, from SplitMix64 started at [`SEED`]:
 //!
 //! 1. for each kind in the order white man, black man, white king, black king, and for
 //!    each square numbered 1 to 32 *in the game's own numbering* (FID for Italian, PDN for
-//!    English, a1 = 1 … h8 = 32 for Russian and Brazilian): one key (128 numbers);
+//!    English, from White's side for Spanish, a1 = 1 … h8 = 32 for the algebraic
+//!    games): one key (128 numbers);
 //! 2. the key of Black to move;
 //! 3. one key for each game: English (21), Italian (22), Russian (25), Brazilian (26),
 //!    then the games added since, each drawn after the others so that no key changes:
-//!    Pool (23).
+//!    Pool (23), Czech (29), Spanish (24), Thai (31).
 //!
 //! The key of a position is the XOR of the keys of its pieces, of Black to move when
 //! Black is to move, and of its game.
@@ -29,8 +30,8 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
-/// Number of keys drawn: 4 kinds × 32 squares, Black to move, 5 games.
-const KEYS: usize = 4 * 32 + 1 + 5;
+/// Number of keys drawn: 4 kinds × 32 squares, Black to move, 8 games.
+const KEYS: usize = 4 * 32 + 1 + 8;
 
 /// The keys, in the order they are drawn (see the module documentation).
 pub const TABLE: [u64; KEYS] = {
@@ -58,6 +59,9 @@ const fn game_index(variant: Variant) -> usize {
         Variant::Russian => 2,
         Variant::Brazilian => 3,
         Variant::Pool => 4,
+        Variant::Czech => 5,
+        Variant::Spanish => 6,
+        Variant::Thai => 7,
     }
 }
 

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::board::games::{Kings, Precedence};
+use crate::board::games::{Kings, Landing, Precedence};
 use crate::board::{Color, Move, Position, SquareNames, Variant};
 use crate::game::pdn::Fix;
 use crate::game::pdn::{PdnGame, PdnMove, Slot, number_word, parse_pdn, write_pdn};
@@ -656,11 +656,17 @@ pub fn game_json(variant: Variant) -> Value {
     };
     let kings = match rules.kings {
         Kings::Short => "kings one square in any diagonal direction",
-        Kings::Flying(_) => "kings any distance along a free diagonal",
+        Kings::Flying(Landing::OnwardFirst) => "kings any distance along a free diagonal",
+        Kings::Flying(Landing::JustBehind) => {
+            "kings any distance along a free diagonal, landing just behind a piece they take"
+        }
     };
     let (numbers, example) = match (rules.board.names, rules.board.mirrored) {
         (SquareNames::Numbers, false) => ("Square numbers (FID)", "W21-32:B1-12"),
         (SquareNames::Numbers, true) => ("Square numbers", "W21-32:B1-12"),
+        (SquareNames::NumbersFromWhite, _) => {
+            ("Square numbers (from White's side)", "W1-12:B21-32")
+        }
         (SquareNames::Algebraic, _) => ("Square names (a1–h8)", "Wa1,c1,e1:Bb8,d8"),
     };
     let first = rules.first_mover.name();

@@ -76,11 +76,23 @@ impl Position {
     }
 
     /// The starting position of a variant: as [`Position::start`], with the variant's
-    /// first mover to move (Black in English checkers).
+    /// first mover to move (Black in English checkers) and its rows of men (two in Thai
+    /// draughts: Black on 1–8, White on 25–32).
     pub fn start_of(variant: Variant) -> Position {
-        Position::start()
-            .with_side(variant.first_mover())
-            .with_variant(variant)
+        let rows = variant.rules().rows_of_men;
+        if rows == 3 {
+            return Position::start()
+                .with_side(variant.first_mover())
+                .with_variant(variant);
+        }
+        let men = 4 * rows;
+        let black: Bitboard = (1..=men)
+            .filter_map(Square::new)
+            .fold(0, |b, s| b | s.mask());
+        let white: Bitboard = (33 - men..=32)
+            .filter_map(Square::new)
+            .fold(0, |b, s| b | s.mask());
+        Position::from_sets(white, black, 0, variant.first_mover()).with_variant(variant)
     }
 
     /// The same pieces and side to move under the rules of `variant`.

@@ -262,7 +262,7 @@ impl Position {
             .map(|(sq, p)| (variant.square_name(sq), p))
             .collect();
         pieces.sort_by(|(a, _), (b, _)| {
-            if variant.square_names() == SquareNames::Numbers {
+            if variant.square_names() != SquareNames::Algebraic {
                 (a.len(), a).cmp(&(b.len(), b))
             } else {
                 a.cmp(b)

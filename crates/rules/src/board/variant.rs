@@ -63,6 +63,14 @@ variants! {
     /// Pool checkers (American pool): Black first, flying kings, men capture backward,
     /// free choice of captures, a man crowned during a capture stops.
     Pool => games::Pool,
+    /// Czech draughts: flying kings, men capture forward only, a king's capture first.
+    Czech => games::Czech,
+    /// Spanish draughts: the Italian board numbered from White's side, flying kings, the
+    /// most pieces then the most kings.
+    Spanish => games::Spanish,
+    /// Thai draughts: eight men each, kings that land just behind the piece they take,
+    /// captured pieces removed at once.
+    Thai => games::Thai,
 }
 
 impl Variant {
@@ -84,7 +92,7 @@ impl Variant {
         }
     }
 
-    /// The games' names joined for messages: `italian, english, ..., brazilian or pool`.
+    /// The games' names joined for messages: `italian, english, ..., spanish or thai`.
     pub fn names_listed() -> String {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         match names.split_last() {
@@ -157,13 +165,15 @@ impl Variant {
     }
 
     /// The number 1–32 of a square in this variant's numbering: FID for Italian, PDN for
-    /// English, and in the algebraic variants the numbers Russian PDN and pydraughts use,
-    /// counted from White's side (a1 = 1, c1 = 2, ..., h8 = 32). The Hub position string
-    /// follows this order.
+    /// English, Spanish counted from White's side (1 at White's near right), and in the
+    /// algebraic variants the numbers Russian PDN and pydraughts use, counted from White's
+    /// side (a1 = 1, c1 = 2, ..., h8 = 32). The Hub position string follows this order.
     pub const fn number_of(self, sq: Square) -> u8 {
         match self.square_names() {
             SquareNames::Numbers if self.mirrored() => mirror(sq).number(),
             SquareNames::Numbers => sq.number(),
+            SquareNames::NumbersFromWhite if self.mirrored() => 33 - mirror(sq).number(),
+            SquareNames::NumbersFromWhite => 33 - sq.number(),
             SquareNames::Algebraic => {
                 let (row, col) = self.row_col(sq);
                 (7 - row) * 4 + col / 2 + 1
@@ -178,6 +188,15 @@ impl Variant {
                 Some(sq) if self.mirrored() => Some(mirror(sq)),
                 other => other,
             },
+            SquareNames::NumbersFromWhite => {
+                if n < 1 || n > 32 {
+                    return None;
+                }
+                match Square::new(33 - n) {
+                    Some(sq) if self.mirrored() => Some(mirror(sq)),
+                    other => other,
+                }
+            }
             SquareNames::Algebraic => {
                 if n < 1 || n > 32 {
                     return None;
@@ -192,7 +211,7 @@ impl Variant {
     /// The square's name: `22`, or `c3` in the algebraic variants.
     pub fn square_name(self, sq: Square) -> String {
         match self.square_names() {
-            SquareNames::Numbers => self.number_of(sq).to_string(),
+            SquareNames::Numbers | SquareNames::NumbersFromWhite => self.number_of(sq).to_string(),
             SquareNames::Algebraic => {
                 let (row, col) = self.row_col(sq);
                 format!("{}{}", (b'a' + col) as char, 8 - row)
@@ -315,11 +334,11 @@ mod tests {
         assert_eq!(Variant::from_index(Variant::COUNT), None);
         assert_eq!(
             Variant::names_listed(),
-            "italian, english, russian, brazilian or pool"
+            "italian, english, russian, brazilian, pool, czech, spanish or thai"
         );
         assert_eq!(
             Variant::game_types_listed(),
-            "21 English, 22 Italian, 23 Pool, 25 Russian, 26 Brazilian"
+            "21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai"
         );
         assert_eq!("Checkers".parse(), Ok(Variant::English));
         assert_eq!("shashki".parse(), Ok(Variant::Russian));

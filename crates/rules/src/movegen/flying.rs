@@ -1,15 +1,18 @@
-//! The games with flying kings (Russian, Brazilian): captures walked as the game's
-//! [`Rules`] say.
+//! The games with flying kings (Russian, Brazilian, Pool, Czech, Spanish, Thai): captures
+//! walked as the game's [`Rules`] say.
 //!
 //! - A man steps one square diagonally forward, and captures forward and, as the game
-//!   says, backward (Russian and Brazilian: always).
+//!   says, backward (Russian and Brazilian: always; Czech, Spanish, Thai: never).
 //! - A king moves along a whole diagonal, and captures a piece anywhere on its diagonal
 //!   with free squares between, landing on any free square behind it; where the capture
-//!   can go on from some of those squares it must land on one of them.
+//!   can go on from some of those squares it must land on one of them. In Thai draughts
+//!   it lands on the square just behind the piece instead.
 //! - Captured pieces stay on the board until the move ends: they block, and none is taken
-//!   twice (the "Turkish strike" cannot happen).
-//! - The game's precedence says which captures may be chosen: any (Russian) or one taking
-//!   the most pieces, kings and men alike (Brazilian).
+//!   twice (the "Turkish strike" cannot happen). In Thai draughts each leaves the board as
+//!   it is jumped, so a later jump of the chain may cross its square.
+//! - The game's precedence says which captures may be chosen: any (Russian, Pool, Thai),
+//!   one taking the most pieces, kings and men alike (Brazilian), the most pieces then
+//!   the most kings (Spanish), or a king's if a king can capture (Czech).
 //! - A man reaching the last row during a capture stops there, or is crowned at once and
 //!   goes on as a king (Russian), or goes on as a man and is crowned only if it ends there
 //!   (Brazilian).
@@ -27,7 +30,8 @@ use crate::board::{Game, Move, Position};
 const MAX_PATH: usize = 16;
 
 /// Keeps the legal sequences, one entry per distinct move with its number of paths:
-/// all of them (free choice) or those taking the most pieces.
+/// all of them (free choice) or those of the highest key (the most pieces, then where
+/// the game says the most kings).
 pub(crate) struct FlyingMoves<'a, G: Game> {
     pub list: &'a mut MoveList,
     pub best: u32,
@@ -37,7 +41,7 @@ pub(crate) struct FlyingMoves<'a, G: Game> {
 impl<G: Game> CaptureSink for FlyingMoves<'_, G> {
     #[inline]
     fn record(&mut self, mv: Move, key: u32, _path: &[u8]) {
-        if !G::FREE {
+        if G::MAJORITY {
             if key < self.best {
                 return;
             }
@@ -80,14 +84,20 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
             continued = true;
             let to = land.trailing_zeros();
             self.path[n + 1] = to as u8;
+            if G::REMOVED_AT_ONCE {
+                self.empty |= mid;
+            }
             if land & self.crown == 0 {
                 self.man::<WHITE>(to, captured | mid, n + 1);
-                continue;
+            } else {
+                match G::RULES.promotion {
+                    Promotion::Stop => self.finish(to, captured | mid, n + 1, false),
+                    Promotion::CrownAndContinue => self.king(to, captured | mid, n + 1, true),
+                    Promotion::ContinueUncrowned => self.man::<WHITE>(to, captured | mid, n + 1),
+                }
             }
-            match G::RULES.promotion {
-                Promotion::Stop => self.finish(to, captured | mid, n + 1, false),
-                Promotion::CrownAndContinue => self.king(to, captured | mid, n + 1, true),
-                Promotion::ContinueUncrowned => self.man::<WHITE>(to, captured | mid, n + 1),
+            if G::REMOVED_AT_ONCE {
+                self.empty &= !mid;
             }
         }
         if !continued && n > 0 {
@@ -105,18 +115,29 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
                 continue;
             }
             let taken = captured | mid;
-            // Where the capture can go on from some landing squares, it must land there.
-            let mut onward = 0;
-            for l in bits(landings) {
-                if self.king_can_capture(l, taken) {
-                    onward |= 1u64 << l;
-                }
+            if G::REMOVED_AT_ONCE {
+                self.empty |= mid;
             }
-            let choices = if onward != 0 { onward } else { landings };
+            // Where the capture can go on from some landing squares, it must land there
+            // (only one square to choose where a king lands just behind).
+            let choices = if G::LANDS_JUST_BEHIND {
+                landings
+            } else {
+                let mut onward = 0;
+                for l in bits(landings) {
+                    if self.king_can_capture(l, taken) {
+                        onward |= 1u64 << l;
+                    }
+                }
+                if onward != 0 { onward } else { landings }
+            };
             for l in bits(choices) {
                 continued = true;
                 self.path[n + 1] = l as u8;
                 self.king(l, taken, n + 1, crowned);
+            }
+            if G::REMOVED_AT_ONCE {
+                self.empty &= !mid;
             }
         }
         if !continued && n > 0 {
@@ -124,7 +145,8 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
         }
     }
 
-    /// The piece a king on `cur` captures in direction `d`, and its landing squares.
+    /// The piece a king on `cur` captures in direction `d`, and its landing squares (only
+    /// the first where the game's kings land just behind).
     #[inline]
     fn king_capture(&self, cur: u32, d: i32, captured: Bitboard) -> Option<(Bitboard, Bitboard)> {
         let mut sq = step(1u64 << cur, d);
@@ -136,6 +158,9 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
         }
         let mut landings = 0;
         let mut land = step(sq, d) & self.empty;
+        if G::LANDS_JUST_BEHIND {
+            return (land != 0).then_some((sq, land));
+        }
         while land != 0 {
             landings |= land;
             land = step(land, d) & self.empty;
@@ -151,6 +176,12 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
 
     fn finish(&mut self, cur: u32, captured: Bitboard, n: usize, crowned: bool) {
         let mv = Move::from_bits(self.from, cur, captured);
+        // The key: the pieces taken, then (most kings after most pieces) the kings taken.
+        let key = if G::KINGS_IN_KEY {
+            ((n as u32) << 5) | (captured & self.enemy_kings).count_ones()
+        } else {
+            n as u32
+        };
         // A man crowned on the way and ending on its last row is crowned anyway: only a
         // man that went on elsewhere carries the mark, so that one move has one form.
         let mv = if crowned && (1u64 << cur) & self.crown == 0 {
@@ -158,7 +189,7 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
         } else {
             mv
         };
-        self.sink.record(mv, n as u32, &self.path[..=n]);
+        self.sink.record(mv, key, &self.path[..=n]);
     }
 }
 
@@ -248,7 +279,11 @@ pub(crate) fn walk<G: Game, const WHITE: bool, S: CaptureSink>(
 /// Appends the legal moves of the side to move: the captures if there are any, else the
 /// quiet moves.
 pub(crate) fn generate<G: Game, const WHITE: bool>(pos: &Position, list: &mut MoveList) {
-    let sources = capturers::<G, WHITE>(pos);
+    let mut sources = capturers::<G, WHITE>(pos);
+    // Czech: where a king can capture, only the kings' captures are legal.
+    if G::KING_FIRST && sources & pos.kings(super::color::<WHITE>()) != 0 {
+        sources &= pos.kings(super::color::<WHITE>());
+    }
     if sources != 0 {
         let mut sink = FlyingMoves::<G> {
             list,

@@ -267,7 +267,9 @@ fn parse_squares(variant: Variant, text: &str) -> Result<Vec<Square>, MoveError>
         return Err(syntax("a move with '-' joins exactly two squares".into()));
     }
     let expected = match variant.square_names() {
-        crate::board::SquareNames::Numbers => "a square 1-32",
+        crate::board::SquareNames::Numbers | crate::board::SquareNames::NumbersFromWhite => {
+            "a square 1-32"
+        }
         crate::board::SquareNames::Algebraic => "a dark square a1-h8 (or 1-32)",
     };
     tokens

@@ -143,6 +143,17 @@ pub const BRAZILIAN: Weights = RUSSIAN;
 /// Pool checkers: flying kings and men capturing backward, as in Russian draughts.
 pub const POOL: Weights = RUSSIAN;
 
+/// Czech draughts: flying kings, as in Russian draughts (men capture forward only, which
+/// the runaway term reads from the rules).
+pub const CZECH: Weights = RUSSIAN;
+
+/// Spanish draughts: flying kings, as in Russian draughts.
+pub const SPANISH: Weights = RUSSIAN;
+
+/// Thai draughts: flying kings, as in Russian draughts (landing just behind the piece
+/// taken makes them weaker there; no games yet to fit a lower value).
+pub const THAI: Weights = RUSSIAN;
+
 /// The hand-made weights of `variant`.
 pub const fn weights_for(variant: Variant) -> &'static Weights {
     match variant {
@@ -151,6 +162,9 @@ pub const fn weights_for(variant: Variant) -> &'static Weights {
         Variant::Russian => &RUSSIAN,
         Variant::Brazilian => &BRAZILIAN,
         Variant::Pool => &POOL,
+        Variant::Czech => &CZECH,
+        Variant::Spanish => &SPANISH,
+        Variant::Thai => &THAI,
     }
 }
 

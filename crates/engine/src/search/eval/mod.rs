@@ -84,7 +84,7 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
         Variant::English => Some(include_bytes!("english.dmw")),
         Variant::Russian => Some(include_bytes!("russian.dmw")),
         Variant::Brazilian => Some(include_bytes!("brazilian.dmw")),
-        Variant::Pool => None,
+        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai => None,
     }
 }
 
@@ -94,7 +94,12 @@ pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::Italian => Some(include_bytes!("italian.dmn")),
         Variant::English => Some(include_bytes!("english.dmn")),
-        Variant::Russian | Variant::Brazilian | Variant::Pool => None,
+        Variant::Russian
+        | Variant::Brazilian
+        | Variant::Pool
+        | Variant::Czech
+        | Variant::Spanish
+        | Variant::Thai => None,
     }
 }
 

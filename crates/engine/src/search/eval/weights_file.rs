@@ -8,7 +8,7 @@
 //! | 8..12  | format version, `u32` (this is version [`VERSION`])          |
 //! | 12..16 | number of weights `n`, `u32` (must be [`WEIGHT_COUNT`])      |
 //! | 16..24 | FNV-1a 64-bit hash of bytes 24.. (the variant and the payload) |
-//! | 24..28 | the variant the weights were fitted for: its PDN `GameType`, `u32` (22 Italian, 21 English, 25 Russian, 26 Brazilian, 23 Pool) |
+//! | 24..28 | the variant the weights were fitted for: its PDN `GameType`, `u32` (22 Italian, 21 English, 25 Russian, 26 Brazilian, 23 Pool, 29 Czech, 24 Spanish, 31 Thai) |
 //! | 28..   | payload: `n` weights, `i16`, in [`PatternWeights::to_vec`] order |
 //!
 //! Nothing may follow the payload. Version 1 files (the first format: no variant word,

@@ -2,8 +2,8 @@
 //! confederation plays them; the FMJD articles each field follows are named beside it.
 
 use super::{
-    Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Rules,
-    SquareNames,
+    Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Removal,
+    Rules, SquareNames,
 };
 use crate::board::{Color, Variant};
 
@@ -25,6 +25,7 @@ impl Game for Brazilian {
             mirrored: true,
             names: SquareNames::Algebraic,
         },
+        rows_of_men: 3,
         capture_separator: 'x',
         // 4.1: men capture backward too, kings as men.
         men_capture_backward: MenBackward::Always,
@@ -34,6 +35,7 @@ impl Game for Brazilian {
         kings: Kings::Flying(Landing::OnwardFirst),
         // 4.15: a man passing its last row during a capture stays a man.
         promotion: Promotion::ContinueUncrowned,
+        removal: Removal::EndOfMove,
         // 4.13: the capture of the most pieces, kings and men alike.
         precedence: Precedence::Quantity,
         // 6.1–6.2: third repetition; 25 moves each of kings only; and the endings of

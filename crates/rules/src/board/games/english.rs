@@ -2,7 +2,8 @@
 //! (Section One); the articles each field follows are named beside it.
 
 use super::{
-    Board, Draws, Endings, Game, Kings, MenBackward, Precedence, Promotion, Rules, SquareNames,
+    Board, Draws, Endings, Game, Kings, MenBackward, Precedence, Promotion, Removal, Rules,
+    SquareNames,
 };
 use crate::board::{Color, Variant};
 
@@ -25,6 +26,7 @@ impl Game for English {
             mirrored: true,
             names: SquareNames::Numbers,
         },
+        rows_of_men: 3,
         capture_separator: 'x',
         // 1.18: a man captures forward only, kings as men.
         men_capture_backward: MenBackward::Never,
@@ -33,6 +35,7 @@ impl Game for English {
         kings: Kings::Short,
         // 1.19: a man crowned during a capture ends the move there.
         promotion: Promotion::Stop,
+        removal: Removal::EndOfMove,
         // 1.20: free choice among captures.
         precedence: Precedence::Free,
         // 1.32: third repetition; 40 moves of each player without a man's move or a capture.

@@ -2,7 +2,8 @@
 //! rules ("Regolamento tecnico"): the articles each field follows are named beside it.
 
 use super::{
-    Board, Draws, Endings, Game, Kings, MenBackward, Precedence, Promotion, Rules, SquareNames,
+    Board, Draws, Endings, Game, Kings, MenBackward, Precedence, Promotion, Removal, Rules,
+    SquareNames,
 };
 use crate::board::{Color, Variant};
 
@@ -25,6 +26,7 @@ impl Game for Italian {
             mirrored: false,
             names: SquareNames::Numbers,
         },
+        rows_of_men: 3,
         capture_separator: 'x',
         // Art. 5.3(a): a man captures forward only.
         men_capture_backward: MenBackward::Never,
@@ -34,6 +36,7 @@ impl Game for Italian {
         kings: Kings::Short,
         // Art. 6.6: a man reaching the crowning row during a capture stops there.
         promotion: Promotion::Stop,
+        removal: Removal::EndOfMove,
         // Art. 6.6–6.9: most pieces, with a king, most kings, kings met first.
         precedence: Precedence::Italian,
         // Third repetition; the 40-move rule of tournament referees.

@@ -7,16 +7,22 @@
 //! a game with every rule a constant, so a rule costs nothing where it does not apply.
 
 mod brazilian;
+mod czech;
 mod english;
 mod italian;
 mod pool;
 mod russian;
+mod spanish;
+mod thai;
 
 pub use brazilian::Brazilian;
+pub use czech::Czech;
 pub use english::English;
 pub use italian::Italian;
 pub use pool::Pool;
 pub use russian::Russian;
+pub use spanish::Spanish;
+pub use thai::Thai;
 
 use super::position::Color;
 use super::variant::Variant;
@@ -38,6 +44,9 @@ pub struct Rules {
     pub first_mover: Color,
     /// How the board lies and how its squares are named.
     pub board: Board,
+    /// The rows of men each side starts on, from its own edge: 3 (twelve men), or 2
+    /// (eight men, Thai draughts).
+    pub rows_of_men: u8,
     /// The character between the squares of a capture written out (`x` or `:`).
     pub capture_separator: char,
     /// Whether men capture backward.
@@ -48,6 +57,8 @@ pub struct Rules {
     pub kings: Kings,
     /// What happens to a man that reaches its last row during a capture.
     pub promotion: Promotion,
+    /// When captured pieces leave the board.
+    pub removal: Removal,
     /// Which of the possible captures the player must choose.
     pub precedence: Precedence,
     /// How a game is drawn.
@@ -66,8 +77,11 @@ pub struct Board {
 /// How a game writes its squares.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SquareNames {
-    /// Numbers 1–32 (Italian or English order).
+    /// Numbers 1–32 (Italian or English order), 1 on Black's side.
     Numbers,
+    /// Numbers 1–32 counted from White's side: 1 the dark square at White's near right,
+    /// along each row from right to left (Spanish).
+    NumbersFromWhite,
     /// Algebraic `a1`–`h8`, a1 at White's lower left.
     Algebraic,
 }
@@ -113,6 +127,16 @@ pub enum Promotion {
     ContinueUncrowned,
 }
 
+/// When captured pieces leave the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Removal {
+    /// At the end of the move: until then they block, and none is jumped twice.
+    EndOfMove,
+    /// Each as it is jumped: the capturing piece may pass its square again later in the
+    /// chain (Thai draughts).
+    AtOnce,
+}
+
 /// Which captures the player may choose among.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Precedence {
@@ -156,20 +180,21 @@ pub enum Endings {
 
 impl Rules {
     /// Whether the short walker (`movegen::capture`) plays these rules: short kings, men
-    /// capturing forward only, a man crowned during a capture stopping there, and a
-    /// precedence it knows.
+    /// capturing forward only, a man crowned during a capture stopping there, captured
+    /// pieces removed at the end of the move, and a precedence it knows.
     pub const fn short_walker(&self) -> bool {
         matches!(self.kings, Kings::Short)
             && matches!(self.men_capture_backward, MenBackward::Never)
             && matches!(self.promotion, Promotion::Stop)
+            && matches!(self.removal, Removal::EndOfMove)
             && matches!(self.precedence, Precedence::Free | Precedence::Italian)
     }
 
-    /// Whether the flying walker (`movegen::flying`) plays these rules: flying kings that
-    /// land anywhere behind (onward squares first) and a precedence it knows.
+    /// Whether the flying walker (`movegen::flying`) plays these rules: flying kings
+    /// (landing anywhere behind, onward squares first, or just behind), captured pieces
+    /// removed at the end or at once, and a precedence it knows (all but the Italian key).
     pub const fn flying_walker(&self) -> bool {
-        matches!(self.kings, Kings::Flying(Landing::OnwardFirst))
-            && matches!(self.precedence, Precedence::Free | Precedence::Quantity)
+        matches!(self.kings, Kings::Flying(_)) && !matches!(self.precedence, Precedence::Italian)
     }
 }
 
@@ -183,6 +208,20 @@ pub trait Game: 'static {
     const FLYING: bool = matches!(Self::RULES.kings, Kings::Flying(_));
     /// Whether the player chooses freely among captures.
     const FREE: bool = matches!(Self::RULES.precedence, Precedence::Free);
+    /// Whether the flying walker keeps only the captures of the highest key (the most
+    /// pieces, then, where the rules say, the most kings).
+    const MAJORITY: bool = matches!(
+        Self::RULES.precedence,
+        Precedence::Quantity | Precedence::QuantityThenKings
+    );
+    /// Whether the key also counts the kings taken (most pieces, then most kings).
+    const KINGS_IN_KEY: bool = matches!(Self::RULES.precedence, Precedence::QuantityThenKings);
+    /// Whether a king's capture must be chosen when a king can capture (Czech).
+    const KING_FIRST: bool = matches!(Self::RULES.precedence, Precedence::KingFirst);
+    /// Whether a flying king lands just behind the piece it takes (Thai).
+    const LANDS_JUST_BEHIND: bool = matches!(Self::RULES.kings, Kings::Flying(Landing::JustBehind));
+    /// Whether captured pieces leave the board as they are jumped (Thai).
+    const REMOVED_AT_ONCE: bool = matches!(Self::RULES.removal, Removal::AtOnce);
     /// Whether captures are chosen by the Italian Art. 6.9 key.
     const ITALIAN_PRECEDENCE: bool = matches!(Self::RULES.precedence, Precedence::Italian);
     /// Whether men capture kings.
@@ -229,6 +268,18 @@ macro_rules! with_game {
             }
             $crate::board::Variant::Pool => {
                 type $g = $crate::board::games::Pool;
+                $body
+            }
+            $crate::board::Variant::Czech => {
+                type $g = $crate::board::games::Czech;
+                $body
+            }
+            $crate::board::Variant::Spanish => {
+                type $g = $crate::board::games::Spanish;
+                $body
+            }
+            $crate::board::Variant::Thai => {
+                type $g = $crate::board::games::Thai;
                 $body
             }
         }

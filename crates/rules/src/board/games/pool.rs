@@ -2,8 +2,8 @@
 //! rules of play write it; the rules each field follows are named beside it.
 
 use super::{
-    Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Rules,
-    SquareNames,
+    Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Removal,
+    Rules, SquareNames,
 };
 use crate::board::{Color, Variant};
 
@@ -26,6 +26,7 @@ impl Game for Pool {
             mirrored: true,
             names: SquareNames::Numbers,
         },
+        rows_of_men: 3,
         capture_separator: 'x',
         // 14: men capture backward too, kings as men.
         men_capture_backward: MenBackward::Always,
@@ -37,6 +38,7 @@ impl Game for Pool {
         // goes on as a man; it is crowned only if the capture ends there. (Read so by dctl,
         // whose published perft counts this game matches; a man that stops is crowned.)
         promotion: Promotion::ContinueUncrowned,
+        removal: Removal::EndOfMove,
         // 20: free choice among captures.
         precedence: Precedence::Free,
         // 26: third repetition; 15 moves each without a man's move or a capture.

@@ -2,8 +2,8 @@
 //! the articles each field follows are named beside it.
 
 use super::{
-    Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Rules,
-    SquareNames,
+    Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Removal,
+    Rules, SquareNames,
 };
 use crate::board::{Color, Variant};
 
@@ -25,6 +25,7 @@ impl Game for Russian {
             mirrored: true,
             names: SquareNames::Algebraic,
         },
+        rows_of_men: 3,
         capture_separator: ':',
         // 1.5.3: men capture backward too, kings as men.
         men_capture_backward: MenBackward::Always,
@@ -34,6 +35,7 @@ impl Game for Russian {
         kings: Kings::Flying(Landing::OnwardFirst),
         // 1.5.15: a man reaching the last row during a capture is crowned and goes on.
         promotion: Promotion::CrownAndContinue,
+        removal: Removal::EndOfMove,
         // Free choice among captures.
         precedence: Precedence::Free,
         // Third repetition; 15 moves each of kings only; the material rules.
