@@ -67,6 +67,52 @@ pub fn back_up(value: i32) -> i32 {
     }
 }
 
+/// How deep a value reaches, in plies from its position: what a move's own search is
+/// weighed against. A search to depth d of the position after a move reaches d + 1 plies
+/// from the position before it; a minimaxed value reaches as far as its least searched
+/// move. A proven result or a repetition is exact; a position with no searched move
+/// gives its value no support, and a move into it keeps that value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Support {
+    /// No search below.
+    Unsearched,
+    /// Plies from the position.
+    Plies(u32),
+    /// Proven, or a repetition.
+    Exact,
+}
+
+/// A move's value and its support from the position before it: `search` is its own
+/// search (value, depth), `below` the backed-up value and support of the position after
+/// it when that position is expanded (or a repetition). The value below is taken unless
+/// the move's own search reaches deeper than it (a move searched again, deeper, after
+/// the leaves under it: `book verify --refresh`).
+pub fn edge_value(search: Option<(i32, u8)>, below: Option<(i32, Support)>) -> (i32, Support) {
+    let own = search.map(|(value, depth)| {
+        let support = if value.abs() > PROVEN {
+            Support::Exact
+        } else {
+            Support::Plies(u32::from(depth) + 1)
+        };
+        (value, support)
+    });
+    // The position after the move reaches one ply further from the one before it.
+    let below = below.map(|(value, support)| match support {
+        _ if value.abs() > PROVEN => (value, Support::Exact),
+        Support::Plies(p) => (value, Support::Plies(p.saturating_add(1))),
+        other => (value, other),
+    });
+    match (own, below) {
+        (None, None) => (0, Support::Unsearched),
+        (Some(own), None) => own,
+        (None, Some(below)) => below,
+        (Some(own), Some(below)) => match below.1 {
+            Support::Plies(p) if below.0.abs() <= PROVEN && own.1 > Support::Plies(p) => own,
+            _ => below,
+        },
+    }
+}
+
 impl Tree {
     /// An empty book of `game` over `roots` (positions of that game).
     pub fn new(game: Variant, roots: &[Position]) -> Tree {
@@ -162,10 +208,12 @@ impl Tree {
     }
 
     /// Sets every edge's value: a move to an expanded position takes that position's
-    /// value backed up; a move to a leaf its own search (an imported move without one, 0);
-    /// a move back to a position on the current line (a repetition) is a draw.
+    /// value backed up, unless the move's own search is deeper than what the leaves below
+    /// support (a refreshed move: [`Support`]); a move to a leaf its own search (an
+    /// imported move without one, 0); a move back to a position on the current line (a
+    /// repetition) is a draw.
     pub fn minimax(&mut self) {
-        let mut values: HashMap<u64, i32> = HashMap::with_capacity(self.nodes.len());
+        let mut values: HashMap<u64, (i32, Support)> = HashMap::with_capacity(self.nodes.len());
         let mut on_line: HashSet<u64> = HashSet::new();
         let roots = self.roots.clone();
         for root in roots {
@@ -183,9 +231,9 @@ impl Tree {
     fn value_of(
         &mut self,
         key: u64,
-        values: &mut HashMap<u64, i32>,
+        values: &mut HashMap<u64, (i32, Support)>,
         on_line: &mut HashSet<u64>,
-    ) -> Option<i32> {
+    ) -> Option<(i32, Support)> {
         if let Some(&v) = values.get(&key) {
             return Some(v);
         }
@@ -200,20 +248,27 @@ impl Tree {
         let mut below = Vec::with_capacity(children.len());
         for child in children {
             let v = if on_line.contains(&child) {
-                Some(0)
+                Some((0, Support::Exact))
             } else {
-                self.value_of(child, values, on_line).map(back_up)
+                self.value_of(child, values, on_line)
+                    .map(|(v, support)| (back_up(v), support))
             };
             below.push(v);
         }
         on_line.remove(&key);
         let node = self.nodes.get_mut(&key)?;
+        let mut support = Support::Exact;
         for (edge, v) in node.edges.iter_mut().zip(below) {
-            edge.value = v.unwrap_or(edge.search.map_or(0, |(s, _)| s));
+            let (value, edge_support) = edge_value(edge.search, v);
+            edge.value = value;
+            support = support.min(edge_support);
         }
         let best = node.edges.iter().map(|e| e.value).max().unwrap_or(0);
-        values.insert(key, best);
-        Some(best)
+        if best.abs() > PROVEN {
+            support = Support::Exact;
+        }
+        values.insert(key, (best, support));
+        Some((best, support))
     }
 
     /// The book's entries (the unreached ones included), sorted.
@@ -248,5 +303,44 @@ impl Tree {
     /// Every legal move of `position` (what a built position's edges hold).
     pub fn moves_of(position: &Position) -> Vec<Move> {
         legal_moves(position).as_slice().to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_searched_deeper_than_its_leaves_keeps_its_own_search() {
+        // The position after the move has its moves searched to 16 (support 17 there, 18
+        // from here); the move's own search to 20 reaches 21 plies: it is taken.
+        let below = Some((30, Support::Plies(17)));
+        assert_eq!(
+            edge_value(Some((-10, 20)), below),
+            (-10, Support::Plies(21))
+        );
+        // As deep as the leaves or shallower (a built book): the minimaxed value.
+        assert_eq!(edge_value(Some((-10, 17)), below), (30, Support::Plies(18)));
+        assert_eq!(edge_value(Some((-10, 16)), below), (30, Support::Plies(18)));
+        // A leaf: its own search; an imported move without one: 0, unsearched.
+        assert_eq!(edge_value(Some((5, 16)), None), (5, Support::Plies(17)));
+        assert_eq!(edge_value(None, None), (0, Support::Unsearched));
+        assert_eq!(edge_value(None, below), (30, Support::Plies(18)));
+        // A proven value below, a repetition, or nothing searched below: the value below.
+        let proven = Some((9_990, Support::Plies(3)));
+        assert_eq!(edge_value(Some((-10, 20)), proven), (9_990, Support::Exact));
+        let repetition = Some((0, Support::Exact));
+        assert_eq!(edge_value(Some((-10, 20)), repetition), (0, Support::Exact));
+        let unsearched = Some((0, Support::Unsearched));
+        assert_eq!(
+            edge_value(Some((-10, 20)), unsearched),
+            (0, Support::Unsearched)
+        );
+        // A proven own search beats a heuristic value below.
+        assert_eq!(
+            edge_value(Some((-10, 20)), Some((9_990, Support::Exact))).0,
+            9_990
+        );
+        assert_eq!(edge_value(Some((9_980, 4)), below), (9_980, Support::Exact));
     }
 }
