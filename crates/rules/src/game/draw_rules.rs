@@ -19,9 +19,10 @@
 //!   8x8): third repetition; 25 moves each of kings only; three kings, two kings and a
 //!   man, or a king and two men against a lone king: 16 moves each; two kings, a king and
 //!   a man, or a king against a lone king: 5 moves each.
-//! - Damka: third repetition; 50 moves each (the move limit's count, which a man move
-//!   also restarts); one or two kings against a lone king drawn at once, when no capture
-//!   is to be made.
+//! - Damka: third repetition; 50 moves each without a capture (men's moves included:
+//!   a material rule of every position, beside the move limit of 50 moves each of kings
+//!   only that the search knows); one or two kings against a lone king drawn at once,
+//!   when no capture is to be made.
 //!
 //! The material rules ([`Endings`]) count from the move that made the material (the last
 //! capture, and for the Russian balance rule also the last crowning); the search knows
@@ -117,12 +118,22 @@ const FMJD_RULES: [EndingRule; 2] = [
     },
 ];
 
-const DAMKA_RULES: [EndingRule; 1] = [EndingRule {
-    name: "one or two kings against a lone king",
-    moves: 0,
-    covers: bare_kings_against_lone_king,
-    crowning_resets: false,
-}];
+const DAMKA_RULES: [EndingRule; 2] = [
+    EndingRule {
+        name: "one or two kings against a lone king",
+        moves: 0,
+        covers: bare_kings_against_lone_king,
+        crowning_resets: false,
+    },
+    // Any material: 50 moves each without a capture, men's moves included (the move
+    // limit, `quiet_moves`, counts kings' moves only; it stays at 50 for the search).
+    EndingRule {
+        name: "any material, no capture",
+        moves: 50,
+        covers: |_| true,
+        crowning_resets: false,
+    },
+];
 
 /// One or two kings and no man against a lone king, with no capture to make: an ending
 /// that cannot be won (Damka). A position where a king can be taken at once is not

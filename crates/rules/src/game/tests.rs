@@ -296,7 +296,8 @@ fn damka_two_kings_against_one_is_drawn_at_once() {
     assert_eq!(russian.verdict(), Verdict::Ongoing);
 }
 
-/// Damka: 50 moves each without a capture draw (Russian draughts: 15).
+/// Damka: 50 moves each without a capture draw (Russian draughts: 15 of kings only), men's
+/// moves included.
 #[test]
 fn damka_fifty_moves_each_without_a_capture_draw() {
     use crate::board::Variant;
@@ -322,4 +323,39 @@ fn damka_fifty_moves_each_without_a_capture_draw() {
         game.verdict(),
         Verdict::Draw(DrawReason::QuietMoves { moves: 50 })
     );
+    // A man's move in the middle restarts the kings' count but not the capture count.
+    let mut texts = Vec::new();
+    let (mut white_king, mut black_king) = ("a1", "g1");
+    for ply in 0..100 {
+        if ply % 2 == 1 {
+            let to = if black_king == "g1" { "h2" } else { "g1" };
+            texts.push(format!("{black_king}-{to}"));
+            black_king = to;
+        } else if ply == 40 {
+            texts.push("a3-b4".to_string());
+        } else {
+            let to = if white_king == "a1" { "b2" } else { "a1" };
+            texts.push(format!("{white_king}-{to}"));
+            white_king = to;
+        }
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut game = variant_game(Variant::Damka, fen, &texts[..1]);
+    game.set_rules(DrawRules {
+        repetitions: None,
+        ..game.rules()
+    });
+    for text in &texts[1..99] {
+        game.play_text(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.verdict(), Verdict::Ongoing, "{}", game.moves().len());
+    }
+    game.play_text(texts[99]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::Ending {
+            rule: "any material, no capture",
+            moves: 50
+        })
+    );
+    assert_eq!(game.reversible_plies(), 59);
 }

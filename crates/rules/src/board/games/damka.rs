@@ -47,8 +47,9 @@ impl Game for Damka {
         // Capturing is compulsory and a chain goes on while it can; any capture may be
         // chosen.
         precedence: Precedence::Free,
-        // Third repetition; 50 moves each without a capture; one or two kings against a
-        // lone king cannot be won and is drawn.
+        // Third repetition; 50 moves each without a capture (the material rule counts men's
+        // moves too; the move limit, which the search knows, counts kings' moves only);
+        // one or two kings against a lone king cannot be won and is drawn.
         draws: Draws {
             repetitions: 3,
             quiet_moves: 50,

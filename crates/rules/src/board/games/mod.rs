@@ -179,7 +179,8 @@ pub enum Endings {
     /// with a king against a lone king (5 moves).
     Fmjd,
     /// Damka's: one or two kings (no man) against a lone king cannot be won, and is
-    /// drawn as soon as it stands on the board with no capture to make.
+    /// drawn as soon as it stands on the board with no capture to make; and with any
+    /// material, 50 moves each without a capture (men's moves included) draw.
     Damka,
 }
 
