@@ -470,7 +470,7 @@ fn other_game_types_are_skipped_in_one_line() {
     rejects(
         &["analyse", international.to_str().unwrap()],
         "GameType 20 is international draughts, which Damiera does not play \
-         (it plays 21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai)",
+         (it plays 21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka)",
         &[],
     );
     // An English game is read as English: its moves are checked by English rules.

@@ -1275,7 +1275,7 @@ fn a_new_game_of_another_variant_gets_its_rules_and_engine() {
         (status, error_of(&answer).as_str()),
         (
             400,
-            "unknown variant \"international\" (expected italian, english, russian, brazilian, pool, czech, spanish or thai)"
+            "unknown variant \"international\" (expected italian, english, russian, brazilian, pool, czech, spanish, thai or damka)"
         )
     );
     // New game keeps the variant.

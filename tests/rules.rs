@@ -352,3 +352,73 @@ fn thai_king_lands_just_behind_and_taken_pieces_leave_at_once() {
         assert_eq!(pos.play(m).pieces(Color::Black), 0);
     }
 }
+
+/// Damka: a man's first jump goes forward, the later jumps of its chain any way; a man
+/// crowned during a capture stops there; kings fly and land where the capture goes on.
+#[test]
+fn damka_men_turn_back_after_the_first_jump_and_stop_when_crowned() {
+    let start = Position::start_of(Variant::Damka);
+    assert_eq!(
+        Ok(start),
+        Position::parse_in(Variant::Damka, "W:W1-12:B21-32")
+    );
+    assert_eq!(start.side_to_move(), Color::White);
+    // The man on c3 takes d4 forward, then f4 behind it; a Czech man stops after d4.
+    assert_eq!(moves_in(Variant::Damka, "W:Wc3:Bd4,f4,b8"), ["c3:e5:g3"]);
+    assert_eq!(moves_in(Variant::Czech, "W:Wc3:Bd4,f4,b8"), ["c3:e5"]);
+    // A man never begins with a backward jump: a Russian man must take d2, a Damka man
+    // steps forward.
+    assert_eq!(moves_in(Variant::Damka, "W:We3:Bd2,b8"), ["e3-d4", "e3-f4"]);
+    assert_eq!(moves_in(Variant::Russian, "W:We3:Bd2,b8"), ["e3:c1"]);
+    // Five pieces, back over its own start square; free choice, so one piece is legal too.
+    assert_eq!(
+        moves_in(Variant::Damka, "W:Wc3,a1,h2:Bd4,f4,f2,d2,b4,f8,h8,b8"),
+        ["c3:a5", "c3:e5:g3:e1:c3:a5"]
+    );
+    // Crowned on f8 the man stops, though a king there could take g7; a Russian one goes on.
+    assert_eq!(moves_in(Variant::Damka, "W:Wd6:Be7,g7,b8"), ["d6:f8"]);
+    assert_eq!(moves_in(Variant::Russian, "W:Wd6:Be7,g7,b8"), ["d6:f8:h6"]);
+    let pos = Position::parse_in(Variant::Damka, "W:Wd6:Be7,g7,b8").unwrap();
+    assert_eq!(pos.play(legal_moves(&pos)[0]).to_fen(), "B:WKf8:Bb8,g7");
+    // A king lands anywhere behind the piece it takes, but where the capture goes on if
+    // it can: f6 (to take e7), not d4, e5 or g7.
+    assert_eq!(moves_in(Variant::Damka, "W:WKa1:Bc3,e7,b8"), ["a1:f6:d8"]);
+    assert_eq!(
+        moves_in(Variant::Damka, "W:WKa1:Bc3,e5,b8"),
+        ["a1:d4:f6", "a1:d4:g7", "a1:d4:h8"]
+    );
+}
+
+/// tests/data/perft.txt's Damka counts against a second, plainly written move generator
+/// (tests/python/damka_perft.py: plain coordinates, nothing shared with Damiera), to the
+/// depths it reaches in seconds; `perft_suites` checks the same counts against Damiera.
+#[test]
+fn damka_perft_equals_the_python_reference() {
+    let Some(python) = support::python("damka_perft_equals_the_python_reference") else {
+        return;
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/damka_perft.py");
+    let suites: Vec<_> = support::perft::suites()
+        .into_iter()
+        .filter(|s| s.game == Variant::Damka)
+        .collect();
+    assert!(suites.len() >= 8, "{} Damka suites", suites.len());
+    for suite in suites {
+        let depth = suite.counts.iter().take_while(|&&n| n <= 1_000_000).count();
+        let mut args = vec!["--fen".to_string(), suite.fen.clone(), depth.to_string()];
+        if suite.paths {
+            args.push("--paths".into());
+        }
+        let out = Command::new(&python)
+            .arg(script)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {out:?}", suite.label);
+        let got: Vec<u64> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(got, suite.counts[..depth], "{}", suite.label);
+    }
+}

@@ -7,7 +7,7 @@
 //! the FID White.
 //!
 //! The other game types (21 English, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29
-//! Czech, 31 Thai) use the same `board[x][y]`:
+//! Czech, 31 Thai, 42 Damka) use the same `board[x][y]`:
 //! CheckerBoard keeps one board and only mirrors the Italian one on screen, and Damiera
 //! plays every variant on the Italian geometry (see `damiera_engine::board::Variant`), so the
 //! coordinates of a square are the same in every game type. What differs is the numbers

@@ -22,7 +22,7 @@ use crate::think::{self, CB_LOSS, CB_UNKNOWN, Request, SearchState};
 
 /// `get gametype` by default: Italian draughts. `set gametype N` (or the settings file's
 /// `gametype=`) chooses any game Damiera plays by its PDN `GameType` (21 English, 22
-/// Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai; CheckerBoard
+/// Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka; CheckerBoard
 /// itself names 24 and 29 but has no Thai).
 pub const GAMETYPE: i32 = 22;
 /// `get protocolversion`.

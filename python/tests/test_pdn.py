@@ -37,7 +37,7 @@ def test_round_trip(variant, tmp_path):
         assert replayed.move_stack == board.move_stack
         assert game.tag("GameType") == str({"italian": 22, "english": 21, "russian": 25,
                                             "brazilian": 26, "pool": 23, "czech": 29,
-                                            "spanish": 24, "thai": 31}[variant])
+                                            "spanish": 24, "thai": 31, "damka": 42}[variant])
         assert game.tag("Result") == board.result()
         if board.is_game_over():
             assert game.tag("Termination") == board.outcome().reason

@@ -25,7 +25,8 @@ const AFTER_HELP: &str = "\
 Results are from the first engine's point of view. PDN results are written as 1-0,
 0-1 and 1/2-1/2 (not the Italian 2-0, 1-1, 0-2) for compatibility with other tools;
 GameType is the variant's (PDN 3.0 game type table): 22 Italian, 21 English, 23 Pool,
-24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai. Both engines are told the variant (set-param variant).
+24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka. Both engines are told the
+variant (set-param variant).
 
 Draw rules: each variant's federation rules (see the README): threefold repetition
 (--draw-repetition 3) and the move limit, --draw-moves N moves per side without a

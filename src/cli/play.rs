@@ -796,7 +796,7 @@ fn examples(variant: Variant) -> (&'static str, &'static str, &'static str) {
     match variant {
         Variant::Italian => ("22-19", "29x22x15", "29x15"),
         Variant::English | Variant::Pool => ("11-15", "27x18x11", "27x11"),
-        Variant::Russian | Variant::Czech => ("c3-d4", "c3:e5:g7", "c3:g7"),
+        Variant::Russian | Variant::Czech | Variant::Damka => ("c3-d4", "c3:e5:g7", "c3:g7"),
         Variant::Brazilian | Variant::Thai => ("c3-d4", "c3xe5xg7", "c3xg7"),
         Variant::Spanish => ("11-14", "4x11x18", "4x18"),
     }

@@ -517,7 +517,7 @@ def square_names(variant):
             fid = 33 - n
             row = (fid - 1) // 4
             out[n] = (str(n), row, 2 * ((fid - 1) % 4) + row % 2)
-        elif variant in ("russian", "brazilian", "czech", "thai"):
+        elif variant in ("russian", "brazilian", "czech", "thai", "damka"):
             rank = (n - 1) // 4          # 0 = rank 1
             col = 2 * k + rank % 2
             out[n] = ("abcdefgh"[col] + str(rank + 1), 7 - rank, col)
@@ -757,7 +757,8 @@ def main():
         if not engine:
             check_clock_loss(b)
             check_keyboard_game(b)
-            for variant in ("english", "russian", "brazilian", "pool", "czech", "spanish", "thai"):
+            for variant in ("english", "russian", "brazilian", "pool", "czech", "spanish", "thai",
+                            "damka"):
                 check_variant_game(b, binary, variant)
             check_resign_and_draw(b)
             check_phone(b)

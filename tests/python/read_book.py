@@ -14,8 +14,9 @@ import sys
 
 MASK = (1 << 64) - 1
 GAMES = {21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
-         26: "brazilian", 29: "czech", 31: "thai"}
-GAME_ORDER = ["english", "italian", "russian", "brazilian", "pool", "czech", "spanish", "thai"]
+         26: "brazilian", 29: "czech", 31: "thai", 42: "damka"}
+GAME_ORDER = ["english", "italian", "russian", "brazilian", "pool", "czech", "spanish", "thai",
+              "damka"]
 
 
 def splitmix64(state):

@@ -8,6 +8,10 @@ use damiera::board::{Position, Variant};
 pub struct Suite {
     /// The line's label.
     pub label: String,
+    /// Its game.
+    pub game: Variant,
+    /// The position as the file writes it.
+    pub fen: String,
     /// The position, in its game's notation.
     pub position: Position,
     /// `true`: every capture path counts; `false`: each distinct move once.
@@ -29,6 +33,8 @@ pub fn suites() -> Vec<Suite> {
             let variant: Variant = f[1].parse().unwrap_or_else(|e| panic!("{line}: {e}"));
             Suite {
                 label: f[0].to_string(),
+                game: variant,
+                fen: f[2].to_string(),
                 position: Position::parse_in(variant, f[2])
                     .unwrap_or_else(|e| panic!("{}: {e}", f[0])),
                 paths: match f[3] {

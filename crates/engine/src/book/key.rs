@@ -1,7 +1,7 @@
 //! The book key: a 64-bit hash of a position (pieces, side to move, the game) that any
 //! program can compute from the position alone, documented in `docs/book.md`.
 //!
-//! It is not the engine's internal Zobrist key (which is free to change): 137 numbers
+//! It is not the engine's internal Zobrist key (which is free to change): 138 numbers
 //! drawn, in a stated order, from SplitMix64 started at [`SEED`]:
 //!
 //! 1. for each kind in the order white man, black man, white king, black king, and for
@@ -11,7 +11,7 @@
 //! 2. the key of Black to move;
 //! 3. one key for each game: English (21), Italian (22), Russian (25), Brazilian (26),
 //!    then the games added since, each drawn after the others so that no key changes:
-//!    Pool (23), Czech (29), Spanish (24), Thai (31).
+//!    Pool (23), Czech (29), Spanish (24), Thai (31), Damka (42).
 //!
 //! The key of a position is the XOR of the keys of its pieces, of Black to move when
 //! Black is to move, and of its game.
@@ -30,8 +30,8 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
-/// Number of keys drawn: 4 kinds × 32 squares, Black to move, 8 games.
-const KEYS: usize = 4 * 32 + 1 + 8;
+/// Number of keys drawn: 4 kinds × 32 squares, Black to move, 9 games.
+const KEYS: usize = 4 * 32 + 1 + 9;
 
 /// The keys, in the order they are drawn (see the module documentation).
 pub const TABLE: [u64; KEYS] = {
@@ -62,6 +62,7 @@ const fn game_index(variant: Variant) -> usize {
         Variant::Czech => 5,
         Variant::Spanish => 6,
         Variant::Thai => 7,
+        Variant::Damka => 8,
     }
 }
 

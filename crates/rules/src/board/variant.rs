@@ -71,6 +71,9 @@ variants! {
     /// Thai draughts: eight men each, kings that land just behind the piece they take,
     /// captured pieces removed at once.
     Thai => games::Thai,
+    /// Damka, as commonly played in Israel: flying kings, a man's first jump forward and
+    /// the later ones any way, a man crowned during a capture stops.
+    Damka => games::Damka,
 }
 
 impl Variant {
@@ -92,7 +95,7 @@ impl Variant {
         }
     }
 
-    /// The games' names joined for messages: `italian, english, ..., spanish or thai`.
+    /// The games' names joined for messages: `italian, english, ..., thai or damka`.
     pub fn names_listed() -> String {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         match names.split_last() {
@@ -334,11 +337,11 @@ mod tests {
         assert_eq!(Variant::from_index(Variant::COUNT), None);
         assert_eq!(
             Variant::names_listed(),
-            "italian, english, russian, brazilian, pool, czech, spanish or thai"
+            "italian, english, russian, brazilian, pool, czech, spanish, thai or damka"
         );
         assert_eq!(
             Variant::game_types_listed(),
-            "21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai"
+            "21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka"
         );
         assert_eq!("Checkers".parse(), Ok(Variant::English));
         assert_eq!("shashki".parse(), Ok(Variant::Russian));

@@ -19,6 +19,10 @@
 //!   8x8): third repetition; 25 moves each of kings only; three kings, two kings and a
 //!   man, or a king and two men against a lone king: 16 moves each; two kings, a king and
 //!   a man, or a king against a lone king: 5 moves each.
+//! - Damka: third repetition; 50 moves each without a capture (men's moves included:
+//!   a material rule of every position, beside the move limit of 50 moves each of kings
+//!   only that the search knows); one or two kings against a lone king drawn at once,
+//!   when no capture is to be made.
 //!
 //! The material rules ([`Endings`]) count from the move that made the material (the last
 //! capture, and for the Russian balance rule also the last crowning); the search knows
@@ -114,6 +118,34 @@ const FMJD_RULES: [EndingRule; 2] = [
     },
 ];
 
+const DAMKA_RULES: [EndingRule; 2] = [
+    EndingRule {
+        name: "one or two kings against a lone king",
+        moves: 0,
+        covers: bare_kings_against_lone_king,
+        crowning_resets: false,
+    },
+    // Any material: 50 moves each without a capture, men's moves included (the move
+    // limit, `quiet_moves`, counts kings' moves only; it stays at 50 for the search).
+    EndingRule {
+        name: "any material, no capture",
+        moves: 50,
+        covers: |_| true,
+        crowning_resets: false,
+    },
+];
+
+/// One or two kings and no man against a lone king, with no capture to make: an ending
+/// that cannot be won (Damka). A position where a king can be taken at once is not
+/// covered, so a king left en prise is still lost.
+fn bare_kings_against_lone_king(pos: &Position) -> bool {
+    strong_and_lone(pos).is_some_and(|(strong, _)| {
+        pos.men(strong) == 0
+            && (1..=2).contains(&pos.kings(strong).count_ones())
+            && !crate::movegen::has_capture(pos)
+    })
+}
+
 /// The side with more pieces and the other, if one of them has a lone king.
 fn strong_and_lone(pos: &Position) -> Option<(Color, Color)> {
     [Color::White, Color::Black].into_iter().find_map(|weak| {
@@ -147,6 +179,7 @@ impl Endings {
             Endings::None => &[],
             Endings::Russian => &RUSSIAN_RULES,
             Endings::Fmjd => &FMJD_RULES,
+            Endings::Damka => &DAMKA_RULES,
         }
     }
 
@@ -295,6 +328,7 @@ impl fmt::Display for DrawReason {
                 f,
                 "{moves}-move rule ({moves} moves each without a capture or a man move)"
             ),
+            DrawReason::Ending { rule, moves: 0 } => write!(f, "drawn ending ({rule})"),
             DrawReason::Ending { rule, moves } => {
                 write!(f, "{moves}-move rule of the ending ({rule})")
             }

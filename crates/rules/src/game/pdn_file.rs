@@ -1,7 +1,7 @@
 //! PDN files as other programs write them: UTF-8 with or without a byte-order mark,
 //! UTF-16 with one, or Windows-1252 / Latin-1 bytes (Italian names and comments from
 //! older Windows programs); CRLF or LF line ends; one or many games. A game's
-//! `GameType` tag picks its variant (21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai);
+//! `GameType` tag picks its variant (21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka);
 //! a game without one is of the reader's default variant (Italian unless told
 //! otherwise); a game of any other type is refused by its name.
 //!
@@ -294,14 +294,14 @@ mod tests {
             check_game_type(&game("20")),
             Err(
                 "GameType 20 is international draughts, which Damiera does not play \
-                 (it plays 21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai)"
+                 (it plays 21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka)"
                     .into()
             )
         );
         assert_eq!(
             check_game_type(&game("99")),
             Err("GameType 99 is not a game type Damiera plays \
-                 (21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai)"
+                 (21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka)"
                 .into())
         );
         assert!(check_game_type(&game("x")).is_err());
@@ -320,7 +320,7 @@ mod tests {
             read_games(wrong.as_bytes()),
             Err(
                 "PDN game 2: GameType 20 is international draughts, which Damiera does not \
-                 play (it plays 21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai)"
+                 play (it plays 21 English, 22 Italian, 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka)"
                     .into()
             )
         );

@@ -29,7 +29,7 @@ impl RecordEnd {
 
 /// The PDN record of `game`: its moves in path notation with their numbers, then the
 /// tags in the order given, `Result`, `GameType` (the variant's: 22 Italian, 21 English,
-/// 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai), `SetUp` and `FEN`
+/// 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka), `SetUp` and `FEN`
 /// for a game that does not start
 /// from its variant's start position, and `Termination` when known.
 pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGame {

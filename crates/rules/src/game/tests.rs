@@ -251,3 +251,111 @@ fn brazilian_small_endings_draw_after_five_and_sixteen_moves() {
     );
     assert_eq!(italian.verdict(), Verdict::Ongoing);
 }
+
+/// Damka: one or two kings against a lone king cannot be won and is drawn as it stands,
+/// but not while a capture is to be made (a king left en prise is lost); three kings,
+/// or a king and a man, play on.
+#[test]
+fn damka_two_kings_against_one_is_drawn_at_once() {
+    use crate::board::Variant;
+    let rule = DrawReason::Ending {
+        rule: "one or two kings against a lone king",
+        moves: 0,
+    };
+    for fen in ["W:WKa1,Kc1:BKg1", "B:WKa1:BKg1", "B:WKa1:BKh2,Kb8"] {
+        let game = variant_game(Variant::Damka, fen, &[]);
+        assert_eq!(game.verdict(), Verdict::Draw(rule), "{fen}");
+    }
+    assert_eq!(
+        Verdict::Draw(rule).to_string(),
+        "drawn ending (one or two kings against a lone king)"
+    );
+    for fen in [
+        "W:WKa1,Kc1,Ke1:BKg1",
+        "W:WKa1,c1:BKg1",
+        "W:WKa1,Kc1:BKg1,h8",
+    ] {
+        assert_eq!(
+            variant_game(Variant::Damka, fen, &[]).verdict(),
+            Verdict::Ongoing,
+            "{fen}"
+        );
+    }
+    // The king on c1 can take e3: the ending is not drawn, and the capture wins.
+    let game = variant_game(Variant::Damka, "W:WKa1,Kc1:BKe3", &[]);
+    assert_eq!(game.verdict(), Verdict::Ongoing);
+    let game = variant_game(Variant::Damka, "W:WKa1,Kc1:BKe3", &["c1:f4"]);
+    assert!(matches!(game.verdict(), Verdict::Win(Color::White, _)));
+    // Taking the last man makes the ending: drawn if the lone king cannot take back.
+    let game = variant_game(Variant::Damka, "W:WKa1,Kc1:BKg1,d2", &["c1:h6"]);
+    assert_eq!(game.verdict(), Verdict::Draw(rule));
+    let game = variant_game(Variant::Damka, "W:WKa1,Kc1:BKg1,d2", &["c1:e3"]);
+    assert_eq!(game.verdict(), Verdict::Ongoing, "g1 takes e3");
+    // Russian and Brazilian draughts give such endings moves to play.
+    let russian = variant_game(Variant::Russian, "W:WKa1,Kc1:BKg1", &[]);
+    assert_eq!(russian.verdict(), Verdict::Ongoing);
+}
+
+/// Damka: 50 moves each without a capture draw (Russian draughts: 15 of kings only), men's
+/// moves included.
+#[test]
+fn damka_fifty_moves_each_without_a_capture_draw() {
+    use crate::board::Variant;
+    let rules = DrawRules::for_variant(Variant::Damka);
+    assert_eq!(
+        (rules.repetitions, rules.quiet_moves, rules.endings),
+        (Some(3), Some(50), Endings::Damka)
+    );
+    let fen = "W:WKa1,a3:BKg1,h8";
+    let moves = shuffle(["a1-b2", "b2-a1"], ["g1-h2", "h2-g1"], 50);
+    let mut game = variant_game(Variant::Damka, fen, &moves[..30]);
+    game.set_rules(DrawRules {
+        repetitions: None,
+        ..game.rules()
+    });
+    assert_eq!(game.verdict(), Verdict::Ongoing, "15 moves each");
+    for text in &moves[30..99] {
+        game.play_text(text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(game.verdict(), Verdict::Ongoing, "99 plies");
+    game.play_text(moves[99]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::QuietMoves { moves: 50 })
+    );
+    // A man's move in the middle restarts the kings' count but not the capture count.
+    let mut texts = Vec::new();
+    let (mut white_king, mut black_king) = ("a1", "g1");
+    for ply in 0..100 {
+        if ply % 2 == 1 {
+            let to = if black_king == "g1" { "h2" } else { "g1" };
+            texts.push(format!("{black_king}-{to}"));
+            black_king = to;
+        } else if ply == 40 {
+            texts.push("a3-b4".to_string());
+        } else {
+            let to = if white_king == "a1" { "b2" } else { "a1" };
+            texts.push(format!("{white_king}-{to}"));
+            white_king = to;
+        }
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut game = variant_game(Variant::Damka, fen, &texts[..1]);
+    game.set_rules(DrawRules {
+        repetitions: None,
+        ..game.rules()
+    });
+    for text in &texts[1..99] {
+        game.play_text(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.verdict(), Verdict::Ongoing, "{}", game.moves().len());
+    }
+    game.play_text(texts[99]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.verdict(),
+        Verdict::Draw(DrawReason::Ending {
+            rule: "any material, no capture",
+            moves: 50
+        })
+    );
+    assert_eq!(game.reversible_plies(), 59);
+}

@@ -154,6 +154,10 @@ pub const SPANISH: Weights = RUSSIAN;
 /// taken makes them weaker there; no games yet to fit a lower value).
 pub const THAI: Weights = RUSSIAN;
 
+/// Damka: flying kings, as in Russian draughts (men capture backward only after a
+/// chain's first jump, which the runaway term reads from the rules).
+pub const DAMKA: Weights = RUSSIAN;
+
 /// The hand-made weights of `variant`.
 pub const fn weights_for(variant: Variant) -> &'static Weights {
     match variant {
@@ -165,6 +169,7 @@ pub const fn weights_for(variant: Variant) -> &'static Weights {
         Variant::Czech => &CZECH,
         Variant::Spanish => &SPANISH,
         Variant::Thai => &THAI,
+        Variant::Damka => &DAMKA,
     }
 }
 

@@ -84,7 +84,7 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
         Variant::English => Some(include_bytes!("english.dmw")),
         Variant::Russian => Some(include_bytes!("russian.dmw")),
         Variant::Brazilian => Some(include_bytes!("brazilian.dmw")),
-        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai => None,
+        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai | Variant::Damka => None,
     }
 }
 
@@ -99,7 +99,8 @@ pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
         | Variant::Pool
         | Variant::Czech
         | Variant::Spanish
-        | Variant::Thai => None,
+        | Variant::Thai
+        | Variant::Damka => None,
     }
 }
 

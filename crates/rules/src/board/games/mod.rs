@@ -8,6 +8,7 @@
 
 mod brazilian;
 mod czech;
+mod damka;
 mod english;
 mod italian;
 mod pool;
@@ -17,6 +18,7 @@ mod thai;
 
 pub use brazilian::Brazilian;
 pub use czech::Czech;
+pub use damka::Damka;
 pub use english::English;
 pub use italian::Italian;
 pub use pool::Pool;
@@ -176,6 +178,10 @@ pub enum Endings {
     /// The FMJD's: 3 pieces with a king against a lone king (16 moves), 2 or 1 pieces
     /// with a king against a lone king (5 moves).
     Fmjd,
+    /// Damka's: one or two kings (no man) against a lone king cannot be won, and is
+    /// drawn as soon as it stands on the board with no capture to make; and with any
+    /// material, 50 moves each without a capture (men's moves included) draw.
+    Damka,
 }
 
 impl Rules {
@@ -280,6 +286,10 @@ macro_rules! with_game {
             }
             $crate::board::Variant::Thai => {
                 type $g = $crate::board::games::Thai;
+                $body
+            }
+            $crate::board::Variant::Damka => {
+                type $g = $crate::board::games::Damka;
                 $body
             }
         }
