@@ -56,6 +56,9 @@ pub struct PlayArgs {
     /// The game played.
     #[command(flatten)]
     pub variant: VariantArg,
+    /// Damka's house rules.
+    #[command(flatten)]
+    pub house: super::HouseArg,
     /// Your side.
     #[arg(long, value_enum, default_value = "white")]
     pub color: HumanSide,
@@ -297,7 +300,8 @@ impl ConsoleGame {
     }
 
     fn new_game(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        self.reset(Position::start_of(self.game.start().variant()));
+        let start = self.game.start();
+        self.reset(Position::start_of(start.variant()).with_house_rules(start.house_rules()));
         writeln!(out, "New game. You play {}.", self.human_sides())?;
         self.after_change(out)
     }
@@ -312,9 +316,10 @@ impl ConsoleGame {
             writeln!(out, "Position: {}", self.position().to_fen())?;
             return self.prompt(out);
         }
-        match Position::parse_in(self.game.start().variant(), text) {
+        let start = self.game.start();
+        match Position::parse_in(start.variant(), text) {
             Ok(pos) => {
-                self.reset(pos);
+                self.reset(pos.with_house_rules(start.house_rules()));
                 writeln!(out, "Position set. You play {}.", self.human_sides())?;
                 self.after_change(out)
             }
