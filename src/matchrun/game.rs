@@ -179,8 +179,18 @@ pub fn referee(game: &Game, adjudication: &Adjudication) -> Option<Ending> {
         Verdict::Draw(_) => Some(Ending::Draw(verdict.to_string())),
         Verdict::Ongoing => {
             let cap = 2 * adjudication.max_moves as usize;
-            (cap > 0 && game.plies() >= cap).then(|| Ending::Draw("max moves".into()))
+            (cap > 0 && game.plies() >= cap).then(|| at_the_cap(game))
         }
+    }
+}
+
+/// The end of a game stopped at the move cap: a draw, or under Damka's `count-pieces`
+/// house rule the count ([`Game::adjudicated`]).
+fn at_the_cap(game: &Game) -> Ending {
+    match game.adjudicated() {
+        verdict @ Verdict::Win(winner, _) => Ending::Win(winner, format!("max moves, {verdict}")),
+        Verdict::Draw(reason) => Ending::Draw(format!("max moves, {reason}")),
+        Verdict::Ongoing => Ending::Draw("max moves".into()),
     }
 }
 
