@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::engine_args::EngineArgs;
 use super::{VariantArg, board_view};
-use crate::board::{Color, Move, Position, Variant};
+use crate::board::{Color, HouseRule, Move, Position, Variant};
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker, answer_draw_offer, load_databases};
 use crate::game::{DrawRules, Game, Verdict};
@@ -263,6 +263,7 @@ impl ConsoleGame {
             "analyse" | "analyze" | "hint" => self.hint(out)?,
             "resign" => self.resign(out)?,
             "draw" => self.offer_draw(out)?,
+            "count" => self.count(out)?,
             _ if looks_like_move(word) => self.human_move(line, out)?,
             _ => {
                 writeln!(
@@ -289,6 +290,25 @@ impl ConsoleGame {
         } else {
             writeln!(out, "Legal moves:")?;
             writeln!(out, "{}", board_view::wrap(&moves, "  ", WIDTH))?;
+        }
+        self.prompt(out)
+    }
+
+    /// Damka's `count-pieces` house rule: the result if the game stopped here.
+    fn count(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let pos = self.position();
+        if !pos.house_rules().contains(HouseRule::CountPieces) {
+            writeln!(
+                out,
+                "Pieces are not counted in this game (Damka's --house-rule count-pieces)."
+            )?;
+        } else {
+            let verdict = self.game.adjudicated();
+            writeln!(
+                out,
+                "If the game stopped here: {} ({verdict}).",
+                verdict.result()
+            )?;
         }
         self.prompt(out)
     }
@@ -687,6 +707,7 @@ Commands:
   draw            offer a draw: the engine accepts when its search says the
                   game is level or worse for it
   resign          give up the game
+  count           the result if the game stopped here (Damka, count-pieces)
   quit            leave";
 
 /// Prints the search's iterations, at most one per [`INFO_INTERVAL`] plus the last one.
