@@ -506,6 +506,14 @@ fn house_rules_key_apart_and_stay_damka_only() {
     assert_eq!(with.with_house_rules(HouseRules::NONE), plain);
     let russian = Position::start_of(Variant::Russian);
     assert_eq!(russian.with_house_rules(house), russian);
+    assert_eq!(
+        with.with_variant(Variant::Russian),
+        plain.with_variant(Variant::Russian)
+    );
+    assert_eq!(
+        with.with_variant(Variant::Russian).check_invariants(),
+        Ok(())
+    );
     assert!(house.check_variant(Variant::Russian).is_err());
 }
 

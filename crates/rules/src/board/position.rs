@@ -100,12 +100,15 @@ impl Position {
     /// The same pieces and side to move under the rules of `variant` (house rules are
     /// kept for Damka and dropped for any other game).
     #[inline]
-    pub const fn with_variant(mut self, variant: Variant) -> Position {
-        self.variant = variant;
-        if !matches!(variant, Variant::Damka) {
-            return self.with_house_rules(HouseRules::NONE);
-        }
-        self
+    pub const fn with_variant(self, variant: Variant) -> Position {
+        // Cleared while the game is still the old one (only Damka has any to clear).
+        let mut pos = if matches!(variant, Variant::Damka) {
+            self
+        } else {
+            self.with_house_rules(HouseRules::NONE)
+        };
+        pos.variant = variant;
+        pos
     }
 
     /// The same position under the house rules `house`, in Damka (any other game has
