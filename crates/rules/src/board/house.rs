@@ -122,6 +122,13 @@ impl HouseRules {
         self.contains(HouseRule::NoCompulsoryCapture) || self.contains(HouseRule::Huffing)
     }
 
+    /// Whether declining a capture costs nothing (no compulsory capture, no huffing): a
+    /// search may then stand pat where a capture is possible.
+    #[inline(always)]
+    pub const fn may_stand_pat(self) -> bool {
+        self.contains(HouseRule::NoCompulsoryCapture) && !self.contains(HouseRule::Huffing)
+    }
+
     /// Whether a rule that changes the moves is in the set (all but counting pieces).
     pub const fn changes_moves(self) -> bool {
         self.0 & !HouseRule::CountPieces.bit() != 0
