@@ -655,14 +655,14 @@ def check_house_rules(b):
     b.wait("a new damka game", lambda: b.state()["variant"] == "damka")
     b.wait("the check boxes", lambda: b.js(boxes_shown))
     b.post("/api/settings", {"engine_side": "none", "mode": "play", "clock": None})
-    b.set_fen("W:Wc3,g1:Bd4,b8")
+    b.post("/api/position", {"fen": "W:Wc3,g1:Bd4,b8"})
     b.wait("the position", lambda: b.state()["fen"] == "W:Wc3,g1:Bb8,d4")
     before = sorted(m["text"] for m in b.state()["legal"])
     assert before == ["c3:e5"], before
     box = b.d.find_element(By.CSS_SELECTOR, '#house-rules input[value="no-compulsory-capture"]')
     box.click()
     b.wait("the rule ticked", lambda: any(r["on"] for r in b.state()["house_rules"]))
-    b.set_fen("W:Wc3,g1:Bd4,b8")
+    b.post("/api/position", {"fen": "W:Wc3,g1:Bd4,b8"})
     b.wait("the position", lambda: b.state()["fen"] == "W:Wc3,g1:Bb8,d4")
     after = sorted(m["text"] for m in b.state()["legal"])
     assert after == ["c3-b4", "c3:e5", "g1-f2", "g1-h2"], after
