@@ -460,6 +460,37 @@ mod tests {
         );
     }
 
+    /// At the move cap a Damka game under `count-pieces` is counted, not drawn.
+    #[test]
+    fn the_cap_counts_pieces_under_the_house_rule() {
+        use crate::board::{HouseRules, Variant};
+        let cap = Adjudication {
+            max_moves: 1,
+            ..Adjudication::default()
+        };
+        let game = |house: &str| {
+            let start = Position::parse_in(Variant::Damka, "W:WKa1,c3:BKh8,Kf8,b8")
+                .map(|p| p.with_house_rules(HouseRules::parse(house).unwrap_or_default()))
+                .unwrap_or_else(|_| Position::start());
+            let mut g = Game::new(start);
+            for text in ["a1-b2", "h8-g7"] {
+                assert!(g.play_text(text).is_ok(), "{text}");
+            }
+            g
+        };
+        assert_eq!(
+            referee(&game(""), &cap),
+            Some(Ending::Draw("max moves".into()))
+        );
+        assert_eq!(
+            referee(&game("count-pieces"), &cap),
+            Some(Ending::Win(
+                Color::Black,
+                "max moves, pieces counted, Black has more".into()
+            ))
+        );
+    }
+
     #[test]
     fn clock_forfeit_after_margin() {
         let s = settings();
