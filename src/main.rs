@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         Some(Tool::Perft(args)) => done(tool_exit(|out| cli::perft::run(&args, out))),
         Some(Tool::Moves(args)) => done(tool_exit(|out| cli::moves::run(&args, out))),
         Some(Tool::Bench(args)) => write_exit(|out| cli::bench::run(&args, &eval, out)),
-        Some(Tool::Play(args)) => match args.variant.position(args.fen.as_deref()) {
+        Some(Tool::Play(args)) => match args.house.position(&args.variant, args.fen.as_deref()) {
             Ok(start) => {
                 write_exit(|out| cli::play::run(&args, start, &eval, std::io::stdin().lock(), out))
             }

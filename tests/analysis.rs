@@ -265,6 +265,34 @@ fn multipv_lines_in_json() {
 }
 
 /// The `<polyline>` elements of an SVG (which must parse as XML) drawn in `stroke`.
+/// Damka's house rules reach the search through `analyse --house-rule`: without
+/// compulsory capture a capture may be declined, so the quiescence search stands pat
+/// there (searching every quiet move beside each capture never ended); depth 8 from the
+/// start within a node budget it once spent at depth 1. A bad name is one line.
+#[test]
+fn analyse_searches_damka_house_rules() {
+    let dir = scratch("house");
+    let input = dir.join("fens.txt");
+    std::fs::write(&input, "W:W1-12:B21-32\n").unwrap();
+    let file = input.to_str().unwrap();
+    for rule in ["no-compulsory-capture", "huffing", "stop-chain"] {
+        let args = ["analyse", file, "--variant", "damka", "--house-rule", rule];
+        let out = damiera(&[&args[..], &["--depth", "8", "--nodes", "3000000"]].concat());
+        assert!(out.status.success(), "{rule}: {}", stderr(&out));
+        let o: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(o["depth"], 8, "{rule}: {o}");
+    }
+    let out = damiera(&["analyse", file, "--variant", "damka", "--house-rule", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown house rule \"x\"") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    let out = damiera(&["analyse", file, "--house-rule", "huffing"]);
+    assert!(stderr(&out).contains("damka only"), "{}", stderr(&out));
+}
+
 fn polylines(svg: &str, stroke: &str) -> Vec<String> {
     let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"));
     doc.descendants()

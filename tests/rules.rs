@@ -6,7 +6,7 @@ mod support;
 
 use std::process::Command;
 
-use damiera::board::{Color, Position, Variant};
+use damiera::board::{Color, HouseRules, Position, Variant};
 use damiera::movegen::{
     MoveError, hub_text, legal_moves, parse_move, path_text, perft, sort_moves,
 };
@@ -389,6 +389,134 @@ fn damka_men_turn_back_after_the_first_jump_and_stop_when_crowned() {
     );
 }
 
+/// The legal moves of a Damka position under `house` rules, as `moves_in` lists them.
+fn house_moves(house: &str, fen: &str) -> Vec<String> {
+    let house = HouseRules::parse(house).unwrap();
+    let pos = Position::parse_in(Variant::Damka, fen)
+        .unwrap()
+        .with_house_rules(house);
+    let mut texts: Vec<String> = legal_moves(&pos)
+        .iter()
+        .map(|&m| path_text(&pos, m))
+        .collect();
+    texts.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    texts
+}
+
+/// The position after the Damka move `text` under `house` rules, as FEN.
+fn house_after(house: &str, fen: &str, text: &str) -> String {
+    let house = HouseRules::parse(house).unwrap();
+    let pos = Position::parse_in(Variant::Damka, fen)
+        .unwrap()
+        .with_house_rules(house);
+    let mv = parse_move(&pos, text).unwrap();
+    let next = pos.play(mv);
+    assert_eq!(next.check_invariants(), Ok(()));
+    next.to_fen()
+}
+
+/// Damka's house rules, each on a position where it changes the legal moves.
+#[test]
+fn damka_house_rules_change_the_moves() {
+    // no-compulsory-capture: the quiet moves stand beside the capture.
+    let fen = "W:Wc3,g1:Bd4,b8";
+    assert_eq!(house_moves("", fen), ["c3:e5"]);
+    assert_eq!(
+        house_moves("no-compulsory-capture", fen),
+        ["c3-b4", "c3:e5", "g1-f2", "g1-h2"]
+    );
+    // stop-chain: a man's chain may stop after any jump; a flying king that stops may
+    // land anywhere behind the piece it took (not only where the capture goes on).
+    let chain = "W:Wc3,a1,h2:Bd4,f4,f2,d2,b4,f8,h8,b8";
+    assert_eq!(house_moves("", chain), ["c3:a5", "c3:e5:g3:e1:c3:a5"]);
+    assert_eq!(
+        house_moves("stop-chain", chain),
+        [
+            "c3:a5",
+            "c3:e5",
+            "c3:e5:g3",
+            "c3:e5:g3:e1",
+            "c3:e5:g3:e1:c3",
+            "c3:e5:g3:e1:c3:a5"
+        ]
+    );
+    assert_eq!(house_moves("", "W:WKa1:Bc3,e7,b8"), ["a1:f6:d8"]);
+    assert_eq!(
+        house_moves("stop-chain", "W:WKa1:Bc3,e7,b8"),
+        ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8", "a1:f6:d8"]
+    );
+    // last-man-backward: a side's only man (beside a king) may step back; with two men
+    // it may not.
+    let last = "W:Wc3,Ka1:Bb4,d4,a5,e5,Kh8";
+    assert_eq!(house_moves("", last), ["a1-b2"]);
+    assert_eq!(
+        house_moves("last-man-backward", last),
+        ["a1-b2", "c3-b2", "c3-d2"]
+    );
+    let two_men = "W:Wc3,g1:Bb4,d4,a5,e5,Kh8";
+    assert_eq!(
+        house_moves("last-man-backward", two_men),
+        house_moves("", two_men)
+    );
+    // men-forward-only: the man stops after its forward jump, as in Czech draughts.
+    assert_eq!(house_moves("", "W:Wc3:Bd4,f4,b8"), ["c3:e5:g3"]);
+    assert_eq!(
+        house_moves("men-forward-only", "W:Wc3:Bd4,f4,b8"),
+        ["c3:e5"]
+    );
+}
+
+/// Huffing: a quiet move played while a capture was possible removes, at its end, the
+/// piece that could have captured: the mover where it lands if it could, else the piece
+/// that could take the most, the lowest square number on a tie.
+#[test]
+fn damka_huffing_removes_the_piece_that_declined() {
+    let fen = "W:Wc3,g1:Bd4,b8";
+    assert_eq!(
+        house_moves("huffing", fen),
+        house_moves("no-compulsory-capture", fen)
+    );
+    // The capturer moves away: it is removed where it landed.
+    assert_eq!(house_after("huffing", fen, "c3-b4"), "B:Wg1:Bb8,d4");
+    // Another piece moves: the capturer is removed.
+    assert_eq!(house_after("huffing", fen, "g1-h2"), "B:Wh2:Bb8,d4");
+    // The capture itself huffs nothing; without a capture nothing is huffed.
+    assert_eq!(house_after("huffing", fen, "c3:e5"), "B:We5,g1:Bb8");
+    assert_eq!(house_after("huffing", "W:Wc3:Bb8", "c3-d4"), "B:Wd4:Bb8");
+    // Two capturers taking one piece each: the lower number goes (c3 = 2, g3 = 4).
+    let two = "W:Wc3,g3,a1:Bd4,f4,b8";
+    assert_eq!(house_after("huffing", two, "a1-b2"), "B:Wb2,g3:Bb8,d4,f4");
+    // g3 could take two (f4, d6), c3 one (b4): g3 goes, though its number is higher.
+    let more = "W:Wc3,g3,a1:Bb4,f4,d6,b8";
+    assert_eq!(
+        house_after("huffing", more, "a1-b2"),
+        "B:Wb2,c3:Bb4,b8,d6,f4"
+    );
+}
+
+/// House rules are part of the position's key, so a table cannot mix them; a set that
+/// changes nothing in the moves still keys apart, and other games take none.
+#[test]
+fn house_rules_key_apart_and_stay_damka_only() {
+    let plain = Position::start_of(Variant::Damka);
+    let house = HouseRules::parse("huffing").unwrap();
+    let with = plain.with_house_rules(house);
+    assert_ne!(plain.key(), with.key());
+    assert_eq!(with.check_invariants(), Ok(()));
+    assert_eq!(with.with_house_rules(HouseRules::NONE), plain);
+    let russian = Position::start_of(Variant::Russian);
+    assert_eq!(russian.with_house_rules(house), russian);
+    assert_eq!(
+        with.with_variant(Variant::Russian),
+        plain.with_variant(Variant::Russian)
+    );
+    assert_eq!(
+        with.with_variant(Variant::Russian).check_invariants(),
+        Ok(())
+    );
+    assert!(house.check_variant(Variant::Russian).is_err());
+}
+
 /// tests/data/perft.txt's Damka counts against a second, plainly written move generator
 /// (tests/python/damka_perft.py: plain coordinates, nothing shared with Damiera), to the
 /// depths it reaches in seconds; `perft_suites` checks the same counts against Damiera.
@@ -409,6 +537,7 @@ fn damka_perft_equals_the_python_reference() {
         if suite.paths {
             args.push("--paths".into());
         }
+        args.extend(suite.house.iter().map(|rule| format!("--{rule}")));
         let out = Command::new(&python)
             .arg(script)
             .args(&args)

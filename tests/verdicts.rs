@@ -301,6 +301,7 @@ fn random_games_reach_every_ending() {
                 Verdict::Draw(DrawReason::Repetition { .. }) => "repetition",
                 Verdict::Draw(DrawReason::QuietMoves { .. }) => "move limit",
                 Verdict::Draw(DrawReason::Ending { .. }) => "ending (not Italian)",
+                Verdict::Draw(DrawReason::EqualPieces) => "counted (Damka house rule)",
             });
         }
     }

@@ -2,7 +2,7 @@
 //! federation's draw rules), as python-chess's `Board`.
 
 use damiera::board::{Color, Position, Square};
-use damiera::game::{DrawReason, Game, Verdict};
+use damiera::game::{DrawReason, Game, Verdict, WinReason};
 use damiera::movegen::{legal_moves, parse_move, perft};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -107,6 +107,9 @@ impl Outcome {
 pub fn outcome_of(verdict: Verdict) -> Option<Outcome> {
     let termination = match verdict {
         Verdict::Ongoing => return None,
+        Verdict::Win(_, WinReason::MorePieces) | Verdict::Draw(DrawReason::EqualPieces) => {
+            "pieces_counted"
+        }
         Verdict::Win(..) => "no_legal_move",
         Verdict::Draw(DrawReason::Repetition { .. }) => "repetition",
         Verdict::Draw(DrawReason::QuietMoves { .. }) => "move_limit",

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::engine_args::EngineArgs;
-use crate::board::{Move, Position, Variant};
+use crate::board::{HouseRules, Move, Position, Variant};
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker, load_databases};
 use crate::game::pdn::{Fix, PdnGame, write_pdn};
@@ -36,6 +36,9 @@ pub struct AnalyseArgs {
     /// GameType picks its own).
     #[command(flatten)]
     pub variant: VariantArg,
+    /// Damka's house rules of the FEN lines (a PDN game's come from its HouseRules tag).
+    #[command(flatten)]
+    pub house: super::HouseArg,
     /// Search depth per position (the default when no limit is given: 10).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
@@ -176,10 +179,11 @@ pub fn run(args: &AnalyseArgs, eval: &EvalFile, out: &mut impl Write) -> Result<
     } else {
         (Vec::new(), Reading::Complete, Vec::new())
     };
+    let house = args.house.rules(args.variant.variant)?;
     let jobs = if is_pdn {
         pdn_jobs(&games)
     } else {
-        fen_jobs(&text, args.variant.variant, rules(args))?
+        fen_jobs(&text, args.variant.variant, house, rules(args))?
     };
     // Open the output files before the long part, so that a bad path fails at once.
     let annotated = args.annotate.as_deref().map(TempFile::create).transpose()?;
@@ -344,7 +348,12 @@ fn looks_like_pdn(text: &str) -> bool {
         .any(|l| l.starts_with('[') || l.starts_with("1."))
 }
 
-fn fen_jobs(text: &str, variant: Variant, rules: DrawRules) -> Result<Vec<Task>, CliError> {
+fn fen_jobs(
+    text: &str,
+    variant: Variant,
+    house: HouseRules,
+    rules: DrawRules,
+) -> Result<Vec<Task>, CliError> {
     text.as_bytes()
         .lines()
         .map_while(Result::ok)
@@ -353,7 +362,7 @@ fn fen_jobs(text: &str, variant: Variant, rules: DrawRules) -> Result<Vec<Task>,
         .map(|(i, l)| {
             Position::parse_in(variant, &l)
                 .map(|position| Task {
-                    game: Game::with_rules(position, rules),
+                    game: Game::with_rules(position.with_house_rules(house), rules),
                     played: None,
                 })
                 .map_err(|e| CliError(format!("line {}: {e}", i + 1)))

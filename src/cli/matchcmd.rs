@@ -48,6 +48,10 @@ pub struct MatchArgs {
     /// The game both engines play.
     #[command(flatten)]
     pub variant: VariantArg,
+    /// Damka's house rules, sent to both engines (`house-rules`); with count-pieces a
+    /// game stopped at --max-moves is counted.
+    #[command(flatten)]
+    pub house: super::HouseArg,
     /// An engine: cmd=<command> [name=<name>] [nodes=<n>] [option.<param>=<value>]..., as separate
     /// words (--engine cmd=./damiera name=A option.threads=2) or as one quoted argument
     /// split on blanks with '...' or "..." grouping (--engine "cmd='python3 e.py' name=B").
@@ -307,12 +311,19 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         .quiet_moves
         .unwrap_or(0)
         .to_string();
+    let house = args.house.rules(args.variant.variant).map_err(|e| e.0)?;
     for spec in [&mut a, &mut b] {
         spec.variant = args.variant.variant;
         spec.if_declared.push(("draw-moves".into(), moves.clone()));
+        if !house.is_empty() {
+            spec.options.push(("house-rules".into(), house.to_string()));
+        }
     }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let mut openings = openings(args)?;
+    let mut openings: Vec<Position> = openings(args)?
+        .into_iter()
+        .map(|pos| pos.with_house_rules(house))
+        .collect();
     if let Some(seed) = args.seed {
         shuffle(&mut openings, seed);
     }

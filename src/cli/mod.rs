@@ -19,7 +19,7 @@ pub mod tune;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::board::{Position, Variant};
+use crate::board::{HouseRule, HouseRules, Position, Variant};
 use crate::game::pdn_file::PdnRead;
 use crate::search::eval::EvalFile;
 
@@ -125,6 +125,39 @@ impl VariantArg {
             Some(text) => Position::parse_in(self.variant, text)
                 .map_err(|e| CliError(format!("--fen {text:?}: {e}"))),
         }
+    }
+}
+
+/// `--house-rule NAME` (repeatable): Damka's house rules, for the commands that play or
+/// count moves.
+#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct HouseArg {
+    /// A house rule of Damka (repeatable): no-compulsory-capture, huffing, stop-chain,
+    /// last-man-backward, men-forward-only, count-pieces.
+    #[arg(long = "house-rule", value_name = "NAME")]
+    pub house_rule: Vec<String>,
+}
+
+impl HouseArg {
+    /// The house rules given, checked against `variant`: an unknown name or a rule for
+    /// another game than Damka is a one-line error.
+    pub fn rules(&self, variant: Variant) -> Result<HouseRules, CliError> {
+        let mut set = HouseRules::NONE;
+        for name in &self.house_rule {
+            let rule: HouseRule = name
+                .parse()
+                .map_err(|e| CliError(format!("--house-rule: {e}")))?;
+            set = set.with(rule);
+        }
+        set.check_variant(variant)
+            .map_err(|e| CliError(format!("--house-rule: {e}")))?;
+        Ok(set)
+    }
+
+    /// The position of `--variant` and `--fen` under these house rules.
+    pub fn position(&self, variant: &VariantArg, fen: Option<&str>) -> Result<Position, CliError> {
+        let house = self.rules(variant.variant)?;
+        Ok(variant.position(fen)?.with_house_rules(house))
     }
 }
 

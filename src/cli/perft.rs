@@ -1,11 +1,11 @@
-//! `damiera perft <depth> [--variant V] [--fen F] [--divide] [--paths]`.
+//! `damiera perft <depth> [--variant V] [--house-rule R]... [--fen F] [--divide] [--paths]`.
 
 use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::{CliError, VariantArg};
+use super::{CliError, HouseArg, VariantArg};
 use crate::movegen::{divide, hub_text_in, perft, sort_moves_in};
 
 /// Arguments of `perft`.
@@ -17,6 +17,9 @@ pub struct PerftArgs {
     /// The game whose rules count.
     #[command(flatten)]
     pub variant: VariantArg,
+    /// Damka's house rules.
+    #[command(flatten)]
+    pub house: HouseArg,
     /// Start position (PDN FEN or Hub position string, in the variant's notation); the
     /// initial position by default.
     #[arg(long)]
@@ -34,7 +37,7 @@ pub struct PerftArgs {
 
 /// Runs perft and prints `total <leaves> time_ms <ms> nps <leaves per second>` last.
 pub fn run(args: &PerftArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let pos = args.variant.position(args.fen.as_deref())?;
+    let pos = args.house.position(&args.variant, args.fen.as_deref())?;
     write(args, &pos, out).or_else(|e| match e.kind() {
         std::io::ErrorKind::BrokenPipe => Ok(()),
         _ => Err(CliError(format!("error: {e}"))),

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::engine_args::EngineArgs;
 use super::{VariantArg, board_view};
-use crate::board::{Color, Move, Position, Variant};
+use crate::board::{Color, HouseRule, Move, Position, Variant};
 use crate::clock::Limits;
 use crate::engine::{EngineOptions, Thinker, answer_draw_offer, load_databases};
 use crate::game::{DrawRules, Game, Verdict};
@@ -56,6 +56,9 @@ pub struct PlayArgs {
     /// The game played.
     #[command(flatten)]
     pub variant: VariantArg,
+    /// Damka's house rules.
+    #[command(flatten)]
+    pub house: super::HouseArg,
     /// Your side.
     #[arg(long, value_enum, default_value = "white")]
     pub color: HumanSide,
@@ -260,6 +263,7 @@ impl ConsoleGame {
             "analyse" | "analyze" | "hint" => self.hint(out)?,
             "resign" => self.resign(out)?,
             "draw" => self.offer_draw(out)?,
+            "count" => self.count(out)?,
             _ if looks_like_move(word) => self.human_move(line, out)?,
             _ => {
                 writeln!(
@@ -290,6 +294,25 @@ impl ConsoleGame {
         self.prompt(out)
     }
 
+    /// Damka's `count-pieces` house rule: the result if the game stopped here.
+    fn count(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let pos = self.position();
+        if !pos.house_rules().contains(HouseRule::CountPieces) {
+            writeln!(
+                out,
+                "Pieces are not counted in this game (Damka's --house-rule count-pieces)."
+            )?;
+        } else {
+            let verdict = self.game.adjudicated();
+            writeln!(
+                out,
+                "If the game stopped here: {} ({verdict}).",
+                verdict.result()
+            )?;
+        }
+        self.prompt(out)
+    }
+
     fn flip(&mut self, out: &mut impl Write) -> std::io::Result<()> {
         self.flipped = !self.flipped;
         writeln!(out, "Board turned: {} at the bottom.", self.bottom().name())?;
@@ -297,7 +320,8 @@ impl ConsoleGame {
     }
 
     fn new_game(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        self.reset(Position::start_of(self.game.start().variant()));
+        let start = self.game.start();
+        self.reset(Position::start_of(start.variant()).with_house_rules(start.house_rules()));
         writeln!(out, "New game. You play {}.", self.human_sides())?;
         self.after_change(out)
     }
@@ -312,9 +336,10 @@ impl ConsoleGame {
             writeln!(out, "Position: {}", self.position().to_fen())?;
             return self.prompt(out);
         }
-        match Position::parse_in(self.game.start().variant(), text) {
+        let start = self.game.start();
+        match Position::parse_in(start.variant(), text) {
             Ok(pos) => {
-                self.reset(pos);
+                self.reset(pos.with_house_rules(start.house_rules()));
                 writeln!(out, "Position set. You play {}.", self.human_sides())?;
                 self.after_change(out)
             }
@@ -682,6 +707,7 @@ Commands:
   draw            offer a draw: the engine accepts when its search says the
                   game is level or worse for it
   resign          give up the game
+  count           the result if the game stopped here (Damka, count-pieces)
   quit            leave";
 
 /// Prints the search's iterations, at most one per [`INFO_INTERVAL`] plus the last one.

@@ -54,6 +54,9 @@ pub struct SelfplayArgs {
     /// The game the engines play.
     #[command(flatten)]
     pub variant: VariantArg,
+    /// Damka's house rules; with count-pieces a game stopped at --max-plies is counted.
+    #[command(flatten)]
+    pub house: super::HouseArg,
     /// Play only slice K of N of the run's games (e.g. 3/16): the slices of a run, put
     /// one after the other, are byte for byte the file of the whole run (only slice 1
     /// has the header), and a slice re-run alone gives the same bytes again.
@@ -196,7 +199,11 @@ fn openings(args: &SelfplayArgs) -> Result<Vec<Position>, CliError> {
         }
         openings.extend(more);
     }
-    Ok(openings)
+    let house = args.house.rules(variant)?;
+    Ok(openings
+        .into_iter()
+        .map(|pos| pos.with_house_rules(house))
+        .collect())
 }
 
 /// Where a run writes until it is complete: the output's name with `.partial` added.

@@ -179,8 +179,18 @@ pub fn referee(game: &Game, adjudication: &Adjudication) -> Option<Ending> {
         Verdict::Draw(_) => Some(Ending::Draw(verdict.to_string())),
         Verdict::Ongoing => {
             let cap = 2 * adjudication.max_moves as usize;
-            (cap > 0 && game.plies() >= cap).then(|| Ending::Draw("max moves".into()))
+            (cap > 0 && game.plies() >= cap).then(|| at_the_cap(game))
         }
+    }
+}
+
+/// The end of a game stopped at the move cap: a draw, or under Damka's `count-pieces`
+/// house rule the count ([`Game::adjudicated`]).
+fn at_the_cap(game: &Game) -> Ending {
+    match game.adjudicated() {
+        verdict @ Verdict::Win(winner, _) => Ending::Win(winner, format!("max moves, {verdict}")),
+        Verdict::Draw(reason) => Ending::Draw(format!("max moves, {reason}")),
+        Verdict::Ongoing => Ending::Draw("max moves".into()),
     }
 }
 
@@ -447,6 +457,37 @@ mod tests {
         assert_eq!(
             end,
             Some(Ending::Win(Color::White, "Black has no legal move".into()))
+        );
+    }
+
+    /// At the move cap a Damka game under `count-pieces` is counted, not drawn.
+    #[test]
+    fn the_cap_counts_pieces_under_the_house_rule() {
+        use crate::board::{HouseRules, Variant};
+        let cap = Adjudication {
+            max_moves: 1,
+            ..Adjudication::default()
+        };
+        let game = |house: &str| {
+            let start = Position::parse_in(Variant::Damka, "W:WKa1,c3:BKh8,Kf8,b8")
+                .map(|p| p.with_house_rules(HouseRules::parse(house).unwrap_or_default()))
+                .unwrap_or_else(|_| Position::start());
+            let mut g = Game::new(start);
+            for text in ["a1-b2", "h8-g7"] {
+                assert!(g.play_text(text).is_ok(), "{text}");
+            }
+            g
+        };
+        assert_eq!(
+            referee(&game(""), &cap),
+            Some(Ending::Draw("max moves".into()))
+        );
+        assert_eq!(
+            referee(&game("count-pieces"), &cap),
+            Some(Ending::Win(
+                Color::Black,
+                "max moves, pieces counted, Black has more".into()
+            ))
         );
     }
 

@@ -161,9 +161,14 @@ fn white_result_of(winner: Color) -> u8 {
 }
 
 /// The self-play referee: White's result (0 loss, 1 draw, 2 win) once the game is over
-/// by the rules, or a draw once it reached `max_plies`; `None` while it goes on.
+/// by the rules, or once it reached `max_plies` a draw (under Damka's `count-pieces`
+/// house rule, the count: [`Game::adjudicated`]); `None` while it goes on.
 pub fn referee(game: &Game, max_plies: usize) -> Option<u8> {
-    match game.verdict() {
+    let verdict = match game.verdict() {
+        Verdict::Ongoing if game.plies() >= max_plies => game.adjudicated(),
+        verdict => verdict,
+    };
+    match verdict {
         Verdict::Win(winner, _) => Some(white_result_of(winner)),
         Verdict::Draw(_) => Some(1),
         Verdict::Ongoing => (game.plies() >= max_plies).then_some(1),

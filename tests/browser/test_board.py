@@ -646,6 +646,31 @@ def check_variant_game(b, binary, variant):
         % (variant, len(moves), turns, result["result"], result["reason"]))
 
 
+def check_house_rules(b):
+    """Damka's house rules as check boxes under the game selector, sent by the server:
+    shown for Damka only; ticking no-compulsory-capture puts the quiet moves beside a
+    capture."""
+    boxes_shown = "return !document.getElementById('house-rules').hidden;"
+    Select(b.el("variant")).select_by_value("damka")
+    b.wait("a new damka game", lambda: b.state()["variant"] == "damka")
+    b.wait("the check boxes", lambda: b.js(boxes_shown))
+    b.post("/api/settings", {"engine_side": "none", "mode": "play", "clock": None})
+    b.post("/api/position", {"fen": "W:Wc3,g1:Bd4,b8"})
+    b.wait("the position", lambda: b.state()["fen"] == "W:Wc3,g1:Bb8,d4")
+    before = sorted(m["text"] for m in b.state()["legal"])
+    assert before == ["c3:e5"], before
+    box = b.d.find_element(By.CSS_SELECTOR, '#house-rules input[value="no-compulsory-capture"]')
+    box.click()
+    b.wait("the rule ticked", lambda: any(r["on"] for r in b.state()["house_rules"]))
+    b.post("/api/position", {"fen": "W:Wc3,g1:Bd4,b8"})
+    b.wait("the position", lambda: b.state()["fen"] == "W:Wc3,g1:Bb8,d4")
+    after = sorted(m["text"] for m in b.state()["legal"])
+    assert after == ["c3-b4", "c3:e5", "g1-f2", "g1-h2"], after
+    Select(b.el("variant")).select_by_value("italian")
+    b.wait("no check boxes", lambda: not b.js(boxes_shown))
+    log("ok: Damka's house rule ticked in the page: legal moves %s -> %s" % (before, after))
+
+
 def check_resign_and_draw(b):
     """Offer draw and Resign by clicks: the engine accepts when it is losing, declines
     (saying its evaluation) when it is winning; a resignation ends the game."""
@@ -760,6 +785,7 @@ def main():
             for variant in ("english", "russian", "brazilian", "pool", "czech", "spanish", "thai",
                             "damka"):
                 check_variant_game(b, binary, variant)
+            check_house_rules(b)
             check_resign_and_draw(b)
             check_phone(b)
     finally:

@@ -16,11 +16,23 @@ Damka (draughts as commonly played in Israel), as this file reads the rules:
 - taken pieces leave the board at the end of the move, so until then they block and
   are not jumped twice; any capture may be chosen (free choice).
 
+House rules, each a flag (docs/variants.md, "House rules"):
+
+- `--no-compulsory-capture`: the quiet moves are legal beside the captures;
+- `--huffing`: so too, and a quiet move played while a capture was possible removes,
+  at its end, the mover's piece that could have captured: the piece that moved (where it
+  landed) if it could, else the one that could take the most pieces, the lowest square
+  number on a tie;
+- `--stop-chain`: a capture may end at any landing (a flying king's on any free square
+  behind the piece it took);
+- `--last-man-backward`: a side's only man may also step one square backward;
+- `--men-forward-only`: men never capture backward.
+
 Nothing is shared with Damiera: no bitboards, no tables, plain coordinates (column,
 row), a1 = (0, 0). `distinct` counts each move (from, to, captured set) once, `paths`
 every capture path (each sequence of landing squares).
 
-    damka_perft.py DEPTH [--fen FEN] [--paths]
+    damka_perft.py DEPTH [--fen FEN] [--paths] [--HOUSE-RULE ...]
 
 prints one line per depth: `depth count`.
 """
@@ -28,6 +40,11 @@ prints one line per depth: `depth count`.
 import sys
 
 DIRECTIONS = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+
+# The house rules in force, by flag name without the dashes.
+HOUSE = set()
+HOUSE_RULES = ["no-compulsory-capture", "huffing", "stop-chain", "last-man-backward",
+               "men-forward-only"]
 
 
 def on_board(c, r):
@@ -130,10 +147,11 @@ def free(board, start, square):
 
 def man_captures(board, side, start, square, captured, path, out):
     """Every capture path of a man from `square`, `captured` taken so far."""
-    if captured:
+    if captured and "men-forward-only" not in HOUSE:
         directions = DIRECTIONS
     else:
         directions = forward_directions(side)
+    stop = "stop-chain" in HOUSE
     went_on = False
     for dc, dr in directions:
         middle = (square[0] + dc, square[1] + dr)
@@ -150,8 +168,10 @@ def man_captures(board, side, start, square, captured, path, out):
             # Crowned during the capture: the move ends there.
             out.append((start, landing, frozenset(taken), path + [landing], True))
         else:
+            if stop:
+                out.append((start, landing, frozenset(taken), path + [landing], False))
             man_captures(board, side, start, landing, taken, path + [landing], out)
-    if not went_on and captured:
+    if not went_on and captured and not stop:
         out.append((start, square, frozenset(captured), path, False))
 
 
@@ -175,13 +195,17 @@ def king_captures(board, side, start, square, captured, path, out):
         if not landings:
             continue
         taken = captured + [victim]
+        if "stop-chain" in HOUSE:
+            # Stopping, the king may land on any free square behind.
+            for landing in landings:
+                out.append((start, landing, frozenset(taken), path + [landing], False))
         onward = [l for l in landings if king_can_capture(board, side, start, l, taken)]
         if onward:
             landings = onward
         for landing in landings:
             went_on = True
             king_captures(board, side, start, landing, taken, path + [landing], out)
-    if not went_on and captured:
+    if not went_on and captured and "stop-chain" not in HOUSE:
         out.append((start, square, frozenset(captured), path, False))
 
 
@@ -216,12 +240,50 @@ def quiet_moves(side, board):
     return out
 
 
+def last_man_steps(side, board):
+    """The backward steps of the side's only man (last-man-backward)."""
+    men = [sq for sq, p in board.items() if p == side.lower()]
+    if len(men) != 1:
+        return []
+    square = men[0]
+    out = []
+    for dc, dr in forward_directions("B" if side == "W" else "W"):
+        to = (square[0] + dc, square[1] + dr)
+        if on_board(*to) and to not in board:
+            out.append((square, to, frozenset(), [square, to], False))
+    return out
+
+
+def number_of(square):
+    """The square's number: a1 = 1, c1 = 2, ..., h8 = 32."""
+    return square[1] * 4 + square[0] // 2 + 1
+
+
+def huffed_piece(captures, move):
+    """The piece a quiet move huffs: the mover where it lands if it could capture, else
+    the piece that could take the most, the lowest number on a tie."""
+    most = {}
+    for capture in captures:
+        most[capture[0]] = max(most.get(capture[0], 0), len(capture[2]))
+    if move[0] in most:
+        return move[1]
+    return min(most, key=lambda sq: (-most[sq], number_of(sq)))
+
+
 def legal_paths(side, board):
-    """Every legal move path: the captures if there are any, else the quiet moves."""
+    """Every legal move path: the captures if there are any, else the quiet moves (both,
+    where the house rules make captures optional). A quiet move is a 6-tuple when it
+    huffs: its last item the square of the piece removed."""
     captures = capture_paths(side, board)
-    if captures:
+    optional = "no-compulsory-capture" in HOUSE or "huffing" in HOUSE
+    if captures and not optional:
         return captures
-    return quiet_moves(side, board)
+    quiet = quiet_moves(side, board)
+    if "last-man-backward" in HOUSE:
+        quiet += last_man_steps(side, board)
+    if captures and "huffing" in HOUSE:
+        quiet = [m + (huffed_piece(captures, m),) for m in quiet]
+    return captures + quiet
 
 
 def distinct_moves(paths):
@@ -235,7 +297,7 @@ def distinct_moves(paths):
 
 
 def play(side, board, move):
-    start, to, captured, _path, _crowned = move
+    start, to, captured = move[0], move[1], move[2]
     after = dict(board)
     piece = after.pop(start)
     for square in captured:
@@ -243,6 +305,8 @@ def play(side, board, move):
     if not is_king(piece) and to[1] == last_row(side):
         piece = piece.upper()
     after[to] = piece
+    if len(move) == 6:
+        del after[move[5]]
     other = "B" if side == "W" else "W"
     return other, after
 
@@ -292,11 +356,14 @@ def main(argv):
             fen = args.pop(0)
         elif a == "--paths":
             paths = True
+        elif a.startswith("--") and a[2:] in HOUSE_RULES:
+            HOUSE.add(a[2:])
         elif a == "--moves":
             side, board = parse_fen(fen)
             for move in sorted(legal_paths(side, board)):
                 sep = ":" if move[2] else "-"
-                print(sep.join(name_of(s) for s in move[3]), "crowned" if move[4] else "")
+                huff = " huffs " + name_of(move[5]) if len(move) == 6 else ""
+                print(sep.join(name_of(s) for s in move[3]), "crowned" if move[4] else "", huff)
             return 0
         else:
             depth = int(a)

@@ -318,3 +318,33 @@ fn russian_game_takes_algebraic_moves() {
     assert_eq!(g.move_texts()[0], "c3-d4", "{text}");
     assert_eq!(g.game().plies(), 2, "{text}");
 }
+
+/// Damka under house rules: a declined capture huffs the piece, `count` gives the
+/// counted result, and `new` keeps the rules.
+#[test]
+fn damka_house_rules_in_the_console() {
+    use crate::board::HouseRules;
+    let house = HouseRules::parse("huffing,count-pieces").unwrap();
+    let start = Position::parse_in(Variant::Damka, "W:Wc3,g1,a1:Bd4,b8")
+        .unwrap()
+        .with_house_rules(house);
+    let mut g = ConsoleGame::new(
+        start,
+        None,
+        Think::Depth(2),
+        ConsoleGame::default_engine().unwrap(),
+    );
+    let mut out = Vec::new();
+    g.begin(&mut out).expect("write to a Vec");
+    let (text, _) = feed(&mut g, &["count"]);
+    assert!(text.contains("If the game stopped here: 1-0"), "{text}");
+    let (text, _) = feed(&mut g, &["g1-h2"]);
+    assert_eq!(g.position().to_fen(), "B:Wa1,h2:Bb8,d4", "{text}");
+    let (text, _) = feed(&mut g, &["count"]);
+    assert!(text.contains("If the game stopped here: 1/2-1/2"), "{text}");
+    feed(&mut g, &["new"]);
+    assert_eq!(g.position().house_rules(), house);
+    let (mut plain, _) = game(START, Color::White);
+    let (text, _) = feed(&mut plain, &["count"]);
+    assert!(text.contains("Pieces are not counted"), "{text}");
+}

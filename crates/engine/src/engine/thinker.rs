@@ -205,7 +205,12 @@ impl Thinker {
     ) -> Option<SearchResult> {
         let o = &self.options;
         let book = o.book.as_deref()?;
-        if limits.infinite || o.multipv > 1 || self.control.pondering.load(Ordering::SeqCst) {
+        // A book's lines follow the game's own rules, not Damka's house rules.
+        if limits.infinite
+            || position.house_rules().changes_moves()
+            || o.multipv > 1
+            || self.control.pondering.load(Ordering::SeqCst)
+        {
             return None;
         }
         let chosen = book.choose(position, o.book_mode(), &mut self.book_rng.lock())?;

@@ -2,9 +2,9 @@
 //! `set-param` values. The engine's own parameters (threads, tt-size, style, multipv,
 //! contempt, ...) are declared once, in [`EngineOptions::PARAMETERS`]; this room adds
 //! those of the protocol and the session: `variant`, `ponder`, `egdb-path`,
-//! `eval-file`, `draw-moves` and `book`.
+//! `eval-file`, `draw-moves`, `book` and `house-rules`.
 
-use crate::board::Variant;
+use crate::board::{HouseRules, Position, Variant};
 use crate::engine::{EngineOptions, ParameterKind};
 use crate::game::DrawRules;
 use crate::protocol::response::{Param, ParamType};
@@ -39,6 +39,8 @@ pub struct Params {
     /// The opening book's file as set: `off`, `embedded` (the book shipped for the
     /// variant) or a path; the book itself is in `engine.book`.
     pub book: String,
+    /// Damka's house rules (none in any other game).
+    pub house_rules: HouseRules,
 }
 
 impl Default for Params {
@@ -55,6 +57,7 @@ impl Default for Params {
             draw_moves: None,
             eval_file,
             book: BOOK_OFF.to_string(),
+            house_rules: HouseRules::NONE,
         }
     }
 }
@@ -67,6 +70,16 @@ impl Params {
             Some(moves) => rules.with_quiet_moves(moves),
             None => rules,
         }
+    }
+
+    /// `pos` under the session's house rules.
+    pub fn with_house_rules(&self, pos: Position) -> Position {
+        pos.with_house_rules(self.house_rules)
+    }
+
+    /// The start position of the session's game, under its house rules.
+    pub fn start(&self) -> Position {
+        self.with_house_rules(Position::start_of(self.variant))
     }
 
     /// The `draw-moves` value in force: the one set, or the variant's.
@@ -98,6 +111,11 @@ impl Params {
                 int(DRAW_MOVES),
             ),
             declare("book", &self.book, ParamType::String),
+            declare(
+                "house-rules",
+                &self.house_rules.to_string(),
+                ParamType::String,
+            ),
         ]);
         params
     }
@@ -115,6 +133,16 @@ impl Params {
                     self.engine.book = crate::book::embedded(variant).map(std::sync::Arc::new);
                 }
                 self.variant = variant;
+                if variant != Variant::Damka {
+                    self.house_rules = HouseRules::NONE;
+                }
+            }
+            "house-rules" => {
+                let house = HouseRules::parse(value).map_err(|e| bad(name, value, &e))?;
+                house
+                    .check_variant(self.variant)
+                    .map_err(|e| bad(name, value, &e))?;
+                self.house_rules = house;
             }
             "book" => {
                 self.engine.book = self.load_book(value).map_err(|e| bad(name, value, &e))?;
@@ -226,6 +254,32 @@ mod tests {
                     .map(|(decl, _)| format!("param name={decl}"))
             })
             .collect()
+    }
+
+    #[test]
+    fn house_rules_are_damka_only_and_follow_the_variant() {
+        let mut p = Params::default();
+        let err = p.set("house-rules", "huffing").unwrap_err();
+        assert!(err.contains("damka only"), "{err}");
+        assert!(p.set("variant", "damka").is_ok());
+        assert!(p.set("house-rules", "huffing,stop-chain").is_ok());
+        assert_eq!(p.house_rules.to_string(), "huffing,stop-chain");
+        assert!(
+            p.start()
+                .house_rules()
+                .contains(crate::board::HouseRule::Huffing)
+        );
+        let err = p.set("house-rules", "huffing,blowing").unwrap_err();
+        assert!(
+            err.contains("blowing") && err.contains("count-pieces"),
+            "{err}"
+        );
+        assert_eq!(p.house_rules.to_string(), "huffing,stop-chain", "unchanged");
+        assert!(p.set("house-rules", "").is_ok());
+        assert!(p.house_rules.is_empty());
+        assert!(p.set("house-rules", "men-forward-only").is_ok());
+        assert!(p.set("variant", "russian").is_ok());
+        assert!(p.house_rules.is_empty());
     }
 
     #[test]

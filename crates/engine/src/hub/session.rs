@@ -87,7 +87,7 @@ impl<E: Searcher> Session<E> {
     /// A session over `engine`, already configured with `params.engine`, timing
     /// `ponder-hit` with `now`. The engine's events go to [`Session::handle_event`].
     pub fn with_engine(params: Params, engine: E, now: fn() -> Instant) -> Session<E> {
-        let game = Game::with_rules(Position::start_of(params.variant), params.rules());
+        let game = Game::with_rules(params.start(), params.rules());
         Session {
             engine,
             now,
@@ -316,9 +316,10 @@ impl<E: Searcher> Session<E> {
             out.push(error(&format!("set-param: {reason}")));
             return;
         }
-        if self.params.variant != before.variant {
-            // A game of another variant: its start position until the next `pos`.
-            self.game = Game::with_rules(Position::start_of(self.params.variant), self.rules());
+        if self.params.variant != before.variant || self.params.house_rules != before.house_rules {
+            // A game of another variant or house rules: its start position until the next
+            // `pos`.
+            self.game = Game::with_rules(self.params.start(), self.rules());
         }
         self.game.set_rules(self.rules());
         // Another directory, or another variant's databases (each has its own default).
@@ -377,6 +378,7 @@ fn game_of(spec: &PositionSpec, moves: &[String], params: &Params) -> Result<Gam
         PositionSpec::Hub(text) => Position::from_hub_in(variant, text)
             .map_err(|e| format!("bad position '{text}': {e}"))?,
     };
+    let start = params.with_house_rules(start);
     Game::from_texts(start, params.rules(), moves)
 }
 

@@ -620,6 +620,9 @@ impl<'a> Worker<'a> {
             self.leaf_count += 1;
             return self.evaluate(pos, ply);
         }
+        if !quiet && pos.house_rules().may_stand_pat() {
+            return self.quiesce_optional(pos, alpha, beta, ply, run);
+        }
         let mut moves = MoveList::new();
         generate_into(pos, &mut moves);
         let may_extend = may_extend && !quiet;
@@ -637,6 +640,43 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         break;
                     }
+                }
+            }
+        }
+        best
+    }
+
+    /// [`Worker::quiesce`] where captures may be declined without loss (Damka's
+    /// `no-compulsory-capture` house rule without huffing): the static evaluation is a
+    /// floor (the side may stand pat) and only the captures are searched. Searching the
+    /// quiet moves beside every capture instead never ends at any depth.
+    #[inline(never)]
+    fn quiesce_optional(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        run: usize,
+    ) -> i32 {
+        let mut best = self.evaluate(pos, ply);
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+        let mut moves = MoveList::new();
+        generate_into(pos, &mut moves);
+        for &mv in moves.iter().filter(|mv| mv.is_capture()) {
+            let child_run = next_run(pos, mv, run);
+            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1, false, child_run);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
                 }
             }
         }

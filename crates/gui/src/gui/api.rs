@@ -18,7 +18,7 @@ use super::game::{PdnLoad, ShownGame};
 use super::http::{body_limit, query_value};
 use super::review::{self, Review};
 use super::state::{App, EngineCmd, Mode, State};
-use crate::board::{Color, Position, UnknownVariant, Variant};
+use crate::board::{Color, HouseRules, Position, UnknownVariant, Variant};
 use crate::book::Book;
 use crate::clock::TimeControl;
 use crate::protocol::response::ParamType;
@@ -227,8 +227,19 @@ fn post(app: &App, path: &str, body: &Value) -> Answer {
                         .map_err(|_| bad(UnknownVariant(clip(name)).to_string()))?,
                 ),
             };
+            let house = opt_str(body, "house_rules")?
+                .map(HouseRules::parse)
+                .transpose()
+                .map_err(bad)?;
             run(app, |st| {
-                st.new_game_of(variant.unwrap_or(st.variant));
+                let variant = variant.unwrap_or(st.variant);
+                let house = house.unwrap_or(if variant == st.variant {
+                    st.house_rules()
+                } else {
+                    HouseRules::NONE
+                });
+                house.check_variant(variant)?;
+                st.new_game_with(variant, house);
                 Ok(())
             })
         }
@@ -240,7 +251,8 @@ fn post(app: &App, path: &str, body: &Value) -> Answer {
             let pos =
                 Position::parse_in(variant, text).map_err(|e| bad(format!("bad position: {e}")))?;
             run(app, |st| {
-                st.new_game(ShownGame::new(pos));
+                let house = st.house_rules();
+                st.new_game(ShownGame::new(pos.with_house_rules(house)));
                 Ok(())
             })
         }
@@ -840,6 +852,67 @@ mod tests {
         let (s, v) = call(&app, "POST", "/api/new", r#"{"variant":"brazilian"}"#);
         assert_eq!((s, v["state"]["result"].clone()), (200, Value::Null));
         assert_eq!(v["state"]["variant"], "brazilian");
+    }
+
+    /// Damka's house rules: offered for Damka only, ticked through `/api/new`, changing
+    /// the legal moves; an unknown name or another game's is refused in one line.
+    #[test]
+    fn house_rules_are_offered_for_damka_and_change_the_moves() {
+        let app = App::offline();
+        let (_, v) = call(&app, "GET", "/api/state", "");
+        assert_eq!(v["house_rules"], json!([]), "none for Italian");
+        let (s, v) = call(&app, "POST", "/api/new", r#"{"variant":"damka"}"#);
+        assert_eq!(s, 200);
+        let names: Vec<&str> = v["state"]["house_rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            names.contains(&"stop-chain") && names.len() == 6,
+            "{names:?}"
+        );
+        call(
+            &app,
+            "POST",
+            "/api/position",
+            r#"{"fen":"W:Wc3,g1:Bd4,b8"}"#,
+        );
+        let (_, v) = call(&app, "GET", "/api/state", "");
+        assert_eq!(v["legal"].as_array().unwrap().len(), 1, "the capture only");
+        let body = r#"{"variant":"damka","house_rules":"no-compulsory-capture"}"#;
+        call(&app, "POST", "/api/new", body);
+        call(
+            &app,
+            "POST",
+            "/api/position",
+            r#"{"fen":"W:Wc3,g1:Bd4,b8"}"#,
+        );
+        let (_, v) = call(&app, "GET", "/api/state", "");
+        assert_eq!(
+            v["legal"].as_array().unwrap().len(),
+            4,
+            "and the quiet moves"
+        );
+        let on = v["house_rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["on"] == true);
+        assert_eq!(on.count(), 1);
+        let (s, v) = call(&app, "POST", "/api/new", r#"{"house_rules":"blowing"}"#);
+        assert_eq!(s, 400);
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.contains("blowing") && !error.contains('\n'),
+            "{error}"
+        );
+        let body = r#"{"variant":"russian","house_rules":"huffing"}"#;
+        let (s, v) = call(&app, "POST", "/api/new", body);
+        assert_eq!(s, 400, "{v}");
+        let (_, v) = call(&app, "POST", "/api/new", r#"{"variant":"russian"}"#);
+        assert_eq!(v["state"]["house_rules"], json!([]));
     }
 
     #[test]

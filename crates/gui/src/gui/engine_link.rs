@@ -144,6 +144,17 @@ pub struct EngineThread<L: EngineLink = EngineProc> {
     sent: BTreeMap<String, String>,
 }
 
+/// The Hub parameter of Damka's house rules.
+const HOUSE_RULES: &str = "house-rules";
+
+/// The `house-rules` value `spec` sends ("" when none).
+fn house_option(spec: &EngineSpec) -> String {
+    spec.options
+        .iter()
+        .find(|(name, _)| name == HOUSE_RULES)
+        .map_or_else(String::new, |(_, value)| value.clone())
+}
+
 /// The limits of the engine's move: its clock or the seconds per move; and when to stop
 /// it at the latest.
 fn think_level(st: &State, side: Color) -> (Limits, Duration) {
@@ -468,11 +479,18 @@ impl<L: EngineLink> EngineThread<L> {
     /// Stops a search that is no longer wanted; when idle, sends changed parameters and
     /// starts the wanted search.
     fn reconcile(&mut self) {
-        let variant = self.app.state.lock().variant;
-        if variant != self.spec.variant {
-            // The variant is set before `init`: a new game of another variant gets an
-            // engine started for it.
+        let (variant, house) = {
+            let st = self.app.state.lock();
+            (st.variant, st.house_rules().to_string())
+        };
+        if variant != self.spec.variant || house != house_option(&self.spec) {
+            // The variant and Damka's house rules are set before `init`: a new game of
+            // another variant or other house rules gets an engine started for it.
             self.spec.variant = variant;
+            self.spec.options.retain(|(name, _)| name != HOUSE_RULES);
+            if !house.is_empty() {
+                self.spec.options.push((HOUSE_RULES.into(), house));
+            }
             self.restart();
         }
         if self.proc.is_none() {

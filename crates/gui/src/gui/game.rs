@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::board::games::{Kings, Landing, Precedence};
-use crate::board::{Color, Move, Position, SquareNames, Variant};
+use crate::board::{Color, HouseRule, HouseRules, Move, Position, SquareNames, Variant};
 use crate::game::pdn::Fix;
 use crate::game::pdn::{PdnGame, PdnMove, Slot, number_word, parse_pdn, write_pdn};
 use crate::game::pdn_file::{describe, read_recovering_in};
@@ -633,6 +633,18 @@ pub fn games_json() -> Vec<Value> {
     Variant::ALL
         .iter()
         .map(|v| json!({"name": v.name(), "title": v.title()}))
+        .collect()
+}
+
+/// The house rules the page offers as check boxes under the game selector: each with
+/// whether it is on; none but for Damka.
+pub fn house_rules_json(variant: Variant, house: HouseRules) -> Vec<Value> {
+    if variant != Variant::Damka {
+        return Vec::new();
+    }
+    HouseRule::ALL
+        .iter()
+        .map(|&r| json!({"name": r.name(), "on": house.contains(r)}))
         .collect()
 }
 

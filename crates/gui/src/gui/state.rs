@@ -13,10 +13,11 @@ use serde_json::{Value, json};
 use super::events::Broadcaster;
 use super::explorer::Explorer;
 use super::game::{
-    BoardEnding, ShownGame, board_json, game_json, games_json, legal_json, squares_json,
+    BoardEnding, ShownGame, board_json, game_json, games_json, house_rules_json, legal_json,
+    squares_json,
 };
 use super::review::Review;
-use crate::board::{Color, Move, Position, Variant};
+use crate::board::{Color, HouseRules, Move, Position, Variant};
 use crate::clock::{GameClock, TimeControl};
 use crate::protocol::response::{Param, ParamType};
 
@@ -204,8 +205,20 @@ impl State {
 
     /// A new game of `variant` from its start (the board and its engine switch to it).
     pub fn new_game_of(&mut self, variant: Variant) {
+        self.new_game_with(variant, HouseRules::NONE);
+    }
+
+    /// A new game of `variant` under Damka's house rules `house` (none for other games).
+    pub fn new_game_with(&mut self, variant: Variant, house: HouseRules) {
         self.variant = variant;
-        self.new_game(ShownGame::new(Position::start_of(variant)));
+        self.new_game(ShownGame::new(
+            Position::start_of(variant).with_house_rules(house),
+        ));
+    }
+
+    /// The house rules of the game shown (none but in Damka).
+    pub fn house_rules(&self) -> HouseRules {
+        self.game.start().house_rules()
     }
 
     /// The side that resigns or offers a draw in play mode: the engine's opponent, or
@@ -428,6 +441,7 @@ impl State {
             "squares": squares_json(self.variant),
             "game": game_json(self.variant),
             "games": games_json(),
+            "house_rules": house_rules_json(self.variant, self.house_rules()),
             "fen": pos.to_fen(),
             "hub": pos.to_hub(),
             "board": board_json(&pos),

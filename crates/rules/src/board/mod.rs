@@ -2,6 +2,7 @@
 
 pub mod bitboard;
 pub mod games;
+mod house;
 mod moves;
 mod position;
 mod square;
@@ -10,6 +11,7 @@ mod variant;
 pub mod zobrist;
 
 pub use games::{Game, Rules, SquareNames};
+pub use house::{HouseRule, HouseRules};
 pub use moves::Move;
 pub use position::{Color, Piece, Position};
 pub use square::Square;

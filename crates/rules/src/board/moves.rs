@@ -6,7 +6,8 @@ use super::square::Square;
 /// A move, identified by its from square, to square and set of captured squares (two
 /// capture paths with the same three are the same move). Packed in one `u64`: captured
 /// squares in bits 0..36 (internal layout), from in bits 40..46, to in bits 48..54,
-/// bit 62 for a man crowned during its capture (Russian), bit 63 always set.
+/// bit 62 for a man crowned during its capture (Russian), bit 61 for a huff (Damka's
+/// house rule: the mover's piece on the bit in 54..60 is removed), bit 63 always set.
 ///
 /// From and to may be equal: a king can capture around a ring and come home.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
@@ -18,6 +19,36 @@ impl Move {
 
     /// Flag bit: a man crowned during its capture (Russian rules), wherever it ends.
     const CROWNS: u64 = 1 << 62;
+
+    /// Flag bit: the move declined a capture and its side's piece on the bit in 54..60
+    /// (where it stands after the move) is huffed.
+    const HUFF: u64 = 1 << 61;
+
+    /// The flags that [`crate::board::Position::play`] reads apart (crowning, huffing).
+    pub(crate) const FLAGS: u64 = Move::CROWNS | Move::HUFF;
+
+    /// The same move with the mover's piece on internal bit `bit` (after the move)
+    /// removed at its end: Damka's huffing house rule.
+    #[inline]
+    pub(crate) const fn huffing(self, bit: u32) -> Move {
+        Move(self.0 | Move::HUFF | ((bit as u64) << 54))
+    }
+
+    /// The internal bit of the piece this move huffs, if it huffs one.
+    #[inline]
+    pub(crate) const fn huffed_bit(self) -> Option<u32> {
+        if self.0 & Move::HUFF != 0 {
+            Some(((self.0 >> 54) & 63) as u32)
+        } else {
+            None
+        }
+    }
+
+    /// The square of the mover's piece this move huffs (removes at its end) under
+    /// Damka's huffing house rule, if any.
+    pub fn huffed(self) -> Option<Square> {
+        self.huffed_bit().map(Square::from_bit)
+    }
 
     /// The same move, marked as crowning its man on the way (Russian draughts: a man that
     /// reaches the last row during a capture goes on as a king).
@@ -76,6 +107,13 @@ impl Move {
     /// Whether this move captures.
     pub const fn is_capture(self) -> bool {
         self.captures() != 0
+    }
+
+    /// Whether a piece leaves the board: a capture, or a huff (Damka's house rule). One
+    /// test, as [`Move::is_capture`].
+    #[inline(always)]
+    pub const fn takes_a_piece(self) -> bool {
+        self.0 & (0xF_FFFF_FFFF | Move::HUFF) != 0
     }
 
     /// Number of pieces captured.

@@ -1,6 +1,7 @@
 //! The [`Position`]: pieces as bitboards, side to move and an incremental Zobrist key.
 
 use super::bitboard::{BLACK_CROWN_ROW, BOARD, Bitboard, WHITE_CROWN_ROW};
+use super::house::HouseRules;
 use super::moves::Move;
 use super::square::Square;
 use super::variant::Variant;
@@ -60,6 +61,7 @@ pub struct Position {
     kings: Bitboard,
     side: Color,
     variant: Variant,
+    house: HouseRules,
     key: u64,
 }
 
@@ -95,11 +97,37 @@ impl Position {
         Position::from_sets(white, black, 0, variant.first_mover()).with_variant(variant)
     }
 
-    /// The same pieces and side to move under the rules of `variant`.
+    /// The same pieces and side to move under the rules of `variant` (house rules are
+    /// kept for Damka and dropped for any other game).
     #[inline]
-    pub const fn with_variant(mut self, variant: Variant) -> Position {
-        self.variant = variant;
+    pub const fn with_variant(self, variant: Variant) -> Position {
+        // Cleared while the game is still the old one (only Damka has any to clear).
+        let mut pos = if matches!(variant, Variant::Damka) {
+            self
+        } else {
+            self.with_house_rules(HouseRules::NONE)
+        };
+        pos.variant = variant;
+        pos
+    }
+
+    /// The same position under the house rules `house`, in Damka (any other game has
+    /// none: front ends refuse them with [`HouseRules::check_variant`]). Their key is
+    /// part of the position's.
+    #[inline]
+    pub const fn with_house_rules(mut self, house: HouseRules) -> Position {
+        if !matches!(self.variant, Variant::Damka) {
+            return self;
+        }
+        self.key ^= zobrist::house_key(self.house.bits()) ^ zobrist::house_key(house.bits());
+        self.house = house;
         self
+    }
+
+    /// The house rules this position is played under (none but in Damka).
+    #[inline(always)]
+    pub const fn house_rules(&self) -> HouseRules {
+        self.house
     }
 
     /// The rules this position is played by.
@@ -116,6 +144,7 @@ impl Position {
             kings,
             side,
             variant: Variant::Italian,
+            house: HouseRules::NONE,
             key: 0,
         };
         pos.key = pos.compute_key();
@@ -144,11 +173,10 @@ impl Position {
 
     /// The Zobrist key computed from scratch.
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black {
-            zobrist::BLACK_TO_MOVE
-        } else {
-            0
-        };
+        let mut key = zobrist::house_key(self.house.bits());
+        if self.side == Color::Black {
+            key ^= zobrist::BLACK_TO_MOVE;
+        }
         for color in [Color::White, Color::Black] {
             key ^= zobrist::set_key(color, false, self.men(color));
             key ^= zobrist::set_key(color, true, self.kings(color));
@@ -239,8 +267,35 @@ impl Position {
     /// Captured pieces leave the board and a man on its crowning row is crowned (Art. 4.5).
     #[inline(always)]
     pub fn play(&self, mv: Move) -> Position {
-        // A Russian man crowned during a capture may end it anywhere (`Move::crowns`).
-        self.play_by(self.side, mv, mv.crowns())
+        // A Russian man crowned during a capture may end it anywhere (`Move::crowns`),
+        // and a Damka move may huff: both rare, read apart from the plain move.
+        if mv.raw() & Move::FLAGS != 0 {
+            return self.play_flagged(mv);
+        }
+        self.play_by(self.side, mv, false)
+    }
+
+    /// [`Position::play`] of a move that crowns on the way or huffs.
+    #[inline(never)]
+    fn play_flagged(&self, mv: Move) -> Position {
+        let next = self.play_by(self.side, mv, mv.crowns());
+        match mv.huffed_bit() {
+            Some(bit) => next.huff(self.side, bit),
+            None => next,
+        }
+    }
+
+    /// The position with `us`'s piece on internal bit `bit` removed (Damka's huffing).
+    fn huff(mut self, us: Color, bit: u32) -> Position {
+        let mask = 1u64 << bit;
+        if self.pieces[us as usize] & mask == 0 {
+            return self;
+        }
+        let king = self.kings & mask != 0;
+        self.pieces[us as usize] &= !mask;
+        self.kings &= !mask;
+        self.key ^= zobrist::piece_key(us, king, bit);
+        self
     }
 
     /// [`Position::play`] for a caller that knows the side to move (`WHITE`) and that `mv`
@@ -284,6 +339,7 @@ impl Position {
     pub fn with_side(&self, side: Color) -> Position {
         Position::from_sets(self.pieces[0], self.pieces[1], self.kings, side)
             .with_variant(self.variant)
+            .with_house_rules(self.house)
     }
 
     /// Checks the board invariants: sides disjoint, on the board, kings belong to a side,

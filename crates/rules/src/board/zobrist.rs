@@ -47,3 +47,31 @@ pub fn piece_key(color: Color, king: bool, bit: u32) -> u64 {
 pub fn set_key(color: Color, king: bool, set: u64) -> u64 {
     super::bitboard::bits(set).fold(0, |k, bit| k ^ piece_key(color, king, bit))
 }
+
+/// Keys of the house rules, one a rule ([`super::HouseRule`]'s bits).
+const HOUSE_KEYS: [u64; 8] = {
+    let mut keys = [0u64; 8];
+    let mut state = 0x4011_5E00_D4A4_0000u64;
+    let mut i = 0;
+    while i < 8 {
+        let (s, k) = splitmix64(state);
+        state = s;
+        keys[i] = k;
+        i += 1;
+    }
+    keys
+};
+
+/// The key of a set of house rules (0 for none): positions under other rules never share
+/// a key, so a table kept across games cannot mix them.
+pub const fn house_key(bits: u8) -> u64 {
+    let mut key = 0;
+    let mut i = 0;
+    while i < 8 {
+        if bits & (1 << i) != 0 {
+            key ^= HOUSE_KEYS[i];
+        }
+        i += 1;
+    }
+    key
+}

@@ -268,6 +268,9 @@ impl DrawRules {
 pub enum WinReason {
     /// The other side has no piece or no legal move (Art. 9.1).
     NoLegalMove,
+    /// An unfinished game counted under Damka's `count-pieces` house rule: this side
+    /// had more pieces.
+    MorePieces,
 }
 
 /// Why a game was drawn.
@@ -290,6 +293,9 @@ pub enum DrawReason {
         /// Moves per side it allows.
         moves: u32,
     },
+    /// An unfinished game counted under Damka's `count-pieces` house rule: as many
+    /// pieces each.
+    EqualPieces,
 }
 
 /// The state of a game under its rules.
@@ -328,6 +334,7 @@ impl fmt::Display for DrawReason {
                 f,
                 "{moves}-move rule ({moves} moves each without a capture or a man move)"
             ),
+            DrawReason::EqualPieces => f.write_str("pieces counted, as many each"),
             DrawReason::Ending { rule, moves: 0 } => write!(f, "drawn ending ({rule})"),
             DrawReason::Ending { rule, moves } => {
                 write!(f, "{moves}-move rule of the ending ({rule})")
@@ -345,8 +352,22 @@ impl fmt::Display for Verdict {
             Verdict::Win(winner, WinReason::NoLegalMove) => {
                 write!(f, "{} has no legal move", winner.opponent().name())
             }
+            Verdict::Win(winner, WinReason::MorePieces) => {
+                write!(f, "pieces counted, {} has more", winner.name())
+            }
             Verdict::Draw(reason) => reason.fmt(f),
         }
+    }
+}
+
+/// The count of Damka's `count-pieces` house rule, for an unfinished game: the side with
+/// more pieces wins, kings and men counting one each; as many each is a draw.
+pub fn count_pieces(pos: &Position) -> Verdict {
+    let (white, black) = (pos.count(Color::White), pos.count(Color::Black));
+    match white.cmp(&black) {
+        std::cmp::Ordering::Greater => Verdict::Win(Color::White, WinReason::MorePieces),
+        std::cmp::Ordering::Less => Verdict::Win(Color::Black, WinReason::MorePieces),
+        std::cmp::Ordering::Equal => Verdict::Draw(DrawReason::EqualPieces),
     }
 }
 

@@ -25,9 +25,11 @@ pub mod pdn_file;
 pub mod record;
 pub mod replay;
 
-pub use draw_rules::{DrawReason, DrawRules, Endings, Verdict, WinReason, repeats_in_search};
+pub use draw_rules::{
+    DrawReason, DrawRules, Endings, Verdict, WinReason, count_pieces, repeats_in_search,
+};
 
-use crate::board::{Move, Position};
+use crate::board::{HouseRule, Move, Position};
 use crate::movegen::{MoveError, is_irreversible, legal_moves, parse_move};
 
 /// A game: its start position, the moves played, every position they lead through and
@@ -165,6 +167,18 @@ impl Game {
     /// The verdict at the current position.
     pub fn verdict(&self) -> Verdict {
         self.verdict_at(self.moves.len())
+    }
+
+    /// The verdict of the game stopped here unfinished (at a move limit of a match, or
+    /// when a player asks): its [`Game::verdict`] if it is over, else under Damka's
+    /// `count-pieces` house rule the count ([`count_pieces`]), else still ongoing.
+    pub fn adjudicated(&self) -> Verdict {
+        let verdict = self.verdict();
+        let pos = self.position();
+        if verdict.is_over() || !pos.house_rules().contains(HouseRule::CountPieces) {
+            return verdict;
+        }
+        count_pieces(&pos)
     }
 
     /// The verdict at ply `ply` (0 = the start position), as if the game stopped there;

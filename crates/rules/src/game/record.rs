@@ -3,7 +3,7 @@
 
 use super::Game;
 use super::pdn::{PdnGame, PdnMove, Slot};
-use crate::board::Position;
+use crate::board::{HouseRules, Position};
 use crate::movegen::path_text;
 
 /// How a recorded game ended: the PDN result token and, when the game is over, why.
@@ -31,7 +31,8 @@ impl RecordEnd {
 /// tags in the order given, `Result`, `GameType` (the variant's: 22 Italian, 21 English,
 /// 23 Pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 31 Thai, 42 Damka), `SetUp` and `FEN`
 /// for a game that does not start
-/// from its variant's start position, and `Termination` when known.
+/// from its variant's start position, `HouseRules` for a Damka game played under house
+/// rules (their names, comma-separated), and `Termination` when known.
 pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGame {
     let mut record = PdnGame {
         moves: main_line(game),
@@ -44,7 +45,12 @@ pub fn pdn_record(game: &Game, tags: &[(&str, &str)], end: &RecordEnd) -> PdnGam
     record.set_tag("Result", &end.result);
     let variant = game.start().variant();
     record.set_tag("GameType", &variant.game_type().to_string());
-    if game.start() != Position::start_of(variant) {
+    // Damka's house rules: its moves are not legal Damka without them.
+    let house = game.start().house_rules();
+    if !house.is_empty() {
+        record.set_tag("HouseRules", &house.to_string());
+    }
+    if game.start().with_house_rules(HouseRules::NONE) != Position::start_of(variant) {
         record.set_tag("SetUp", "1");
         record.set_tag("FEN", &game.start().to_fen());
     }
@@ -119,6 +125,42 @@ mod tests {
             let back = &parse_pdn(&text).unwrap()[0];
             assert_eq!(replay_game(back, 1).unwrap(), game, "{variant}: {text}");
         }
+    }
+
+    /// A Damka game under house rules carries them in `HouseRules` and reads back under
+    /// them: here White declines a capture (c3-b4 while c3:e5 was there) and is huffed,
+    /// which is not a legal Damka move without the tag. A bad tag is one line.
+    #[test]
+    fn house_rules_are_recorded_and_read_back() {
+        use crate::board::Variant;
+        let house = HouseRules::parse("huffing,count-pieces").unwrap();
+        let start = Position::parse_in(Variant::Damka, "W:Wc3,g1:Bd4,b8")
+            .unwrap()
+            .with_house_rules(house);
+        let mut game = Game::new(start);
+        game.play_text("c3-b4").unwrap();
+        let record = pdn_record(&game, &[], &RecordEnd::of(&game));
+        assert_eq!(record.tag("HouseRules"), Some("huffing,count-pieces"));
+        let text = write_pdn(&[record]);
+        let back = &parse_pdn(&text).unwrap()[0];
+        assert_eq!(replay_game(back, 1).unwrap(), game, "{text}");
+        assert_eq!(game.position().to_fen(), "B:Wg1:Bb8,d4");
+        let plain = text.replace("[HouseRules \"huffing,count-pieces\"]\n", "");
+        assert!(
+            replay_game(&parse_pdn(&plain).unwrap()[0], 1).is_err(),
+            "{plain}"
+        );
+        let bad = text.replace("count-pieces", "blowing");
+        let err = replay_game(&parse_pdn(&bad).unwrap()[0], 2).unwrap_err();
+        let err = err.to_string();
+        assert!(
+            err.starts_with("game 2: HouseRules: unknown house rule"),
+            "{err}"
+        );
+        assert!(err.contains("blowing") && !err.contains('\n'), "{err}");
+        let russian = text.replace("[GameType \"42\"]", "[GameType \"25\"]");
+        let err = replay_game(&parse_pdn(&russian).unwrap()[0], 1).unwrap_err();
+        assert!(err.to_string().contains("damka only"), "{err}");
     }
 
     #[test]

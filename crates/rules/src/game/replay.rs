@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::board::{Color, Position, Variant};
+use crate::board::{Color, HouseRules, Position, Variant};
 use crate::movegen::MoveError;
 
 use super::Game;
@@ -34,6 +34,13 @@ pub enum ReplayError {
         /// Which game type, in words.
         message: String,
     },
+    /// The `HouseRules` tag names an unknown rule, or rules of a game other than Damka.
+    HouseRules {
+        /// 1-based game number.
+        game: usize,
+        /// The reason.
+        message: String,
+    },
     /// A move is not legal (or not even well formed) in its position.
     IllegalMove {
         /// 1-based game number.
@@ -52,6 +59,9 @@ impl fmt::Display for ReplayError {
         match self {
             ReplayError::BadFen { game, message } => write!(f, "game {game}: bad FEN: {message}"),
             ReplayError::GameType { game, message } => write!(f, "game {game}: {message}"),
+            ReplayError::HouseRules { game, message } => {
+                write!(f, "game {game}: HouseRules: {message}")
+            }
             ReplayError::IllegalMove {
                 game,
                 number,
@@ -70,19 +80,37 @@ pub fn start_position(game: &PdnGame, game_no: usize) -> Result<Position, Replay
 }
 
 /// The start position of a game of `variant`: its `FEN` tag in the variant's notation,
-/// or the variant's initial position.
+/// or the variant's initial position, under the house rules of its `HouseRules` tag.
 pub fn start_position_in(
     game: &PdnGame,
     game_no: usize,
     variant: Variant,
 ) -> Result<Position, ReplayError> {
-    match game.tag("FEN") {
-        None => Ok(Position::start_of(variant)),
+    let house = house_rules_of(game, game_no, variant)?;
+    let start = match game.tag("FEN") {
+        None => Position::start_of(variant),
         Some(text) => Position::parse_in(variant, text).map_err(|e| ReplayError::BadFen {
             game: game_no,
             message: e.to_string(),
-        }),
-    }
+        })?,
+    };
+    Ok(start.with_house_rules(house))
+}
+
+/// The house rules of a game's `HouseRules` tag (none without one), checked against its
+/// game.
+fn house_rules_of(
+    game: &PdnGame,
+    game_no: usize,
+    variant: Variant,
+) -> Result<HouseRules, ReplayError> {
+    let text = game.tag("HouseRules").unwrap_or("");
+    HouseRules::parse(text)
+        .and_then(|house| house.check_variant(variant).map(|()| house))
+        .map_err(|message| ReplayError::HouseRules {
+            game: game_no,
+            message,
+        })
 }
 
 /// The variant of a game ([`game_variant`]) as a replay error.
@@ -260,6 +288,11 @@ pub fn replay_recovering(
             format!("{e}: `{}`", clip(game.tag("GameType").unwrap_or(""))),
         )
     })?;
+    if let Err(e) = house_rules_of(game, number, variant) {
+        let e = e.to_string();
+        let reason = e.trim_start_matches(&format!("game {number}: "));
+        return Err(skip(line, reason.to_string()));
+    }
     let start = start_position_in(game, number, variant).map_err(|e| {
         let fen = game.tag("FEN").unwrap_or("");
         let e = e.to_string();

@@ -359,3 +359,35 @@ fn damka_fifty_moves_each_without_a_capture_draw() {
     );
     assert_eq!(game.reversible_plies(), 59);
 }
+
+/// Damka's `count-pieces` house rule: a game stopped unfinished is counted (more pieces
+/// win, kings one each; as many each draw); without the rule it stays unfinished, and a
+/// finished game keeps its own verdict.
+#[test]
+fn count_pieces_decides_an_unfinished_damka_game() {
+    use crate::board::{HouseRule, HouseRules, Variant};
+    let counted = HouseRules::of(&[HouseRule::CountPieces]);
+    let start = |fen: &str, house: HouseRules| {
+        Game::new(
+            Position::parse_in(Variant::Damka, fen)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .with_house_rules(house),
+        )
+    };
+    // White has a king and a man, Black two kings and a man: Black wins the count.
+    let fen = "W:WKa1,c3:BKh8,Kf8,b8";
+    assert_eq!(start(fen, HouseRules::NONE).adjudicated(), Verdict::Ongoing);
+    let verdict = start(fen, counted).adjudicated();
+    assert_eq!(verdict, Verdict::Win(Color::Black, WinReason::MorePieces));
+    assert_eq!(verdict.result(), "0-1");
+    assert_eq!(verdict.to_string(), "pieces counted, Black has more");
+    let even = start("W:WKa1,c3:BKh8,b8", counted).adjudicated();
+    assert_eq!(even, Verdict::Draw(DrawReason::EqualPieces));
+    // A game already over keeps its verdict: Black, with more pieces, has no move.
+    let over = start("B:Wa1,c1,e1,g1:Bb2,d2,f2,h2,a3", counted);
+    assert!(crate::movegen::legal_moves(&over.position()).is_empty());
+    assert_eq!(
+        over.adjudicated(),
+        Verdict::Win(Color::White, WinReason::NoLegalMove)
+    );
+}

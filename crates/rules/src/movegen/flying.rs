@@ -68,6 +68,10 @@ struct Walker<'a, S: CaptureSink, G: Game> {
 
 impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
     fn man<const WHITE: bool>(&mut self, cur: u32, captured: Bitboard, n: usize) {
+        // Damka's `stop-chain`: every landing ends a move of its own.
+        if G::STOP_ANYWHERE && n > 0 {
+            self.finish(cur, captured, n, false);
+        }
         let here = 1u64 << cur;
         let mut continued = false;
         let prey = if G::MEN_TAKE_KINGS {
@@ -100,7 +104,7 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
                 self.empty &= !mid;
             }
         }
-        if !continued && n > 0 {
+        if !continued && n > 0 && !G::STOP_ANYWHERE {
             self.finish(cur, captured, n, false);
         }
     }
@@ -115,6 +119,14 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
                 continue;
             }
             let taken = captured | mid;
+            if G::STOP_ANYWHERE {
+                // A chain that stops may land anywhere behind: the onward squares bind
+                // only a chain that goes on.
+                for l in bits(landings) {
+                    self.path[n + 1] = l as u8;
+                    self.finish(l, taken, n + 1, crowned);
+                }
+            }
             if G::REMOVED_AT_ONCE {
                 self.empty |= mid;
             }
@@ -140,7 +152,7 @@ impl<S: CaptureSink, G: Game> Walker<'_, S, G> {
                 self.empty &= !mid;
             }
         }
-        if !continued && n > 0 {
+        if !continued && n > 0 && !G::STOP_ANYWHERE {
             self.finish(cur, captured, n, crowned);
         }
     }
@@ -297,7 +309,7 @@ pub(crate) fn generate<G: Game, const WHITE: bool>(pos: &Position, list: &mut Mo
 }
 
 /// Appends the quiet moves: men one step forward, kings along their diagonals.
-fn quiet<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
+pub(crate) fn quiet<const WHITE: bool>(pos: &Position, list: &mut MoveList) {
     let us = super::color::<WHITE>();
     let empty = pos.empty();
     for d in forward::<WHITE>() {

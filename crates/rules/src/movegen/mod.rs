@@ -14,6 +14,7 @@
 
 mod capture;
 mod flying;
+mod house;
 mod list;
 pub mod notation;
 mod perft;
@@ -84,6 +85,9 @@ pub(super) fn fill<G: Game, const WHITE: bool>(pos: &Position, list: &mut MoveLi
 /// The moves of the games other than Italian.
 #[inline(never)]
 fn fill_other(pos: &Position, list: &mut MoveList) {
+    if pos.house_rules().changes_moves() {
+        return house::fill(pos, list);
+    }
     crate::with_game!(pos.variant(), G => match pos.side_to_move() {
         Color::White => fill::<G, true>(pos, list),
         Color::Black => fill::<G, false>(pos, list),
@@ -135,10 +139,12 @@ pub fn has_capture(pos: &Position) -> bool {
 #[inline]
 pub fn has_quiet_move(pos: &Position) -> bool {
     // A flying king with a free neighbour has a quiet move as a short king has.
-    match pos.side_to_move() {
-        Color::White => quiet::count::<true>(pos) != 0,
-        Color::Black => quiet::count::<false>(pos) != 0,
-    }
+    let n = match pos.side_to_move() {
+        Color::White => quiet::count::<true>(pos),
+        Color::Black => quiet::count::<false>(pos),
+    };
+    // Damka's last man stepping backward: read only where no other quiet move is.
+    n != 0 || house::has_last_man_step(pos)
 }
 
 /// Whether the opponent of the side to move could capture if it were its turn.
@@ -161,6 +167,9 @@ pub fn count_legal(pos: &Position, paths: bool) -> u64 {
 /// [`count_legal`] for the games other than Italian.
 #[inline(never)]
 fn count_other(pos: &Position, paths: bool) -> u64 {
+    if pos.house_rules().changes_moves() {
+        return list_count(&legal_moves(pos), paths);
+    }
     crate::with_game!(pos.variant(), G => match pos.side_to_move() {
         Color::White => count::<G, true>(pos, paths),
         Color::Black => count::<G, false>(pos, paths),
@@ -217,7 +226,7 @@ fn list_count(list: &MoveList, paths: bool) -> u64 {
 /// so only they count toward repetitions and a game's move limit.
 #[inline(always)]
 pub fn is_irreversible(pos: &Position, mv: Move) -> bool {
-    mv.is_capture() || pos.all_kings() & (1u64 << mv.src_bit()) == 0
+    mv.takes_a_piece() || pos.all_kings() & (1u64 << mv.src_bit()) == 0
 }
 
 /// Whether the side to move has lost: no piece, or no legal move (Art. 9.1).

@@ -168,7 +168,7 @@ fn paths_of(pos: &Position, mv: Move, best_only: bool) -> Vec<Vec<Square>> {
     };
     let side = pos.side_to_move();
     let source = (1u64 << mv.src_bit()) & pos.pieces(side);
-    let best = crate::with_game!(pos.variant(), G => match side {
+    let best = super::house::with_walker_game!(pos, G => match side {
         Color::White => walk_paths::<G, true>(pos, source, &mut sink),
         Color::Black => walk_paths::<G, false>(pos, source, &mut sink),
     });

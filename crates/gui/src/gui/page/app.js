@@ -49,6 +49,35 @@ function fillGames(games) {
   for (const g of games) select.add(new Option(g.title, g.name));
 }
 
+// The game's house rules as check boxes under the selector, from the server's list (empty
+// for games without any); ticking one starts a new game under the rules ticked.
+function showHouseRules(s) {
+  const box = $("house-rules");
+  const rules = Array.isArray(s.house_rules) ? s.house_rules : [];
+  box.hidden = rules.length === 0;
+  const key = rules.map((r) => `${r.name}=${r.on}`).join(" ");
+  if (box.dataset.shown === key) return;
+  box.dataset.shown = key;
+  for (const old of box.querySelectorAll("label")) old.remove();
+  for (const r of rules) {
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = r.name;
+    input.checked = !!r.on;
+    input.onchange = sendHouseRules;
+    const label = document.createElement("label");
+    label.append(input, ` ${r.name}`);
+    box.append(label);
+  }
+}
+
+function sendHouseRules() {
+  const names = [...$("house-rules").querySelectorAll("input:checked")].map((i) => i.value);
+  api("/api/new", { variant: st.variant, house_rules: names.join(",") }).then((r) => {
+    if (r) say(`New game of ${r.state.variant_title}${names.length ? ` (${names.join(", ")})` : ""}.`, true);
+  });
+}
+
 function rowCol(n) {
   const { row, col } = squares[n - 1];
   return flipped ? [7 - row, 7 - col] : [row, col];
@@ -207,6 +236,7 @@ function setState(s) {
   stateAt = performance.now();
   if (moved) sel = [];
   if (s.variant && s.variant !== variantShown) showVariant(s);
+  showHouseRules(s);
   render();
 }
 

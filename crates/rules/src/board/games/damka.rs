@@ -1,7 +1,8 @@
 //! Damka (דמקה), draughts as it is commonly played in Israel. There is no federation
 //! rulebook with numbered articles for it (the Israeli federation plays the international
-//! and Russian games), so each field names the rule as the game is played and taught; the
-//! house rules that players agree before a game are not options here (docs/variants.md).
+//! and Russian games), so each field names the rule as the game is played and taught. Of
+//! the house rules players agree before a game, the two the capture walker reads are
+//! compiled as [`DamkaHouse`]; the others are read around the generator (docs/variants.md).
 
 use super::{
     Board, Draws, Endings, Game, Kings, Landing, MenBackward, Precedence, Promotion, Removal,
@@ -56,4 +57,22 @@ impl Game for Damka {
             endings: Endings::Damka,
         },
     };
+}
+
+/// Damka under the house rules that the capture walker reads: men that never capture
+/// backward (`FORWARD_ONLY`) and chains that may stop at any landing (`STOP`). Chosen once
+/// at the top of a call, as a game is.
+pub struct DamkaHouse<const FORWARD_ONLY: bool, const STOP: bool>;
+
+impl<const FORWARD_ONLY: bool, const STOP: bool> Game for DamkaHouse<FORWARD_ONLY, STOP> {
+    const VARIANT: Variant = Variant::Damka;
+    const RULES: Rules = Rules {
+        men_capture_backward: if FORWARD_ONLY {
+            MenBackward::Never
+        } else {
+            MenBackward::AfterFirstJump
+        },
+        ..Damka::RULES
+    };
+    const STOP_ANYWHERE: bool = STOP;
 }

@@ -18,7 +18,7 @@ mod thai;
 
 pub use brazilian::Brazilian;
 pub use czech::Czech;
-pub use damka::Damka;
+pub use damka::{Damka, DamkaHouse};
 pub use english::English;
 pub use italian::Italian;
 pub use pool::Pool;
@@ -234,6 +234,10 @@ pub trait Game: 'static {
     const MEN_TAKE_KINGS: bool = Self::RULES.men_capture_kings;
     /// Whether a capture may end with a man crowned elsewhere ([`crate::board::Move::crowns`]).
     const CROWNS_IN_PASSING: bool = matches!(Self::RULES.promotion, Promotion::CrownAndContinue);
+    /// Whether a capture chain may stop at any landing (Damka's `stop-chain` house rule):
+    /// a house rule, not a field of [`Rules`], so that the games' own files need not
+    /// name it.
+    const STOP_ANYWHERE: bool = false;
     /// Whether a move generator plays the rules: checked when a game is compiled.
     const PLAYABLE: () = assert!(
         Self::RULES.short_walker() || Self::RULES.flying_walker(),
