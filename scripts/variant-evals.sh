@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes and measures the learned evaluation of one variant (english, russian or brazilian),
+# Makes and measures the learned evaluation of one game (any but Italian: english, russian,
+# brazilian, pool, czech, spanish, thai, damka),
 # as the shipped crates/engine/src/search/eval/VARIANT.dmw was made (docs/training.md):
 #
 #   scripts/variant-evals.sh VARIANT
@@ -21,7 +22,7 @@
 # target/release/damiera). Work files go to variant-evals/ (not committed); copy the best
 # variant-evals/VARIANT-genN.dmw to crates/engine/src/search/eval/VARIANT.dmw to ship it.
 set -euo pipefail
-v=${1:?usage: $0 english|russian|brazilian}
+v=${1:?usage: $0 GAME (english, russian, brazilian, pool, czech, spanish, thai or damka)}
 B=$(realpath "${DAMIERA:-target/release/damiera}")
 D=variant-evals
 mkdir -p "$D"

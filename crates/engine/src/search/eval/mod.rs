@@ -76,15 +76,19 @@ pub fn evaluate(pos: &Position, style: EvalStyle, weights: &PatternWeights) -> i
 /// The weights file built into the binary: the Italian one.
 pub static EMBEDDED_FILE: &[u8] = include_bytes!("default.dmw");
 
-/// The weights file built into the binary for `variant`; `None` for a game without
-/// fitted weights yet (it plays on its hand-made material values).
+/// The weights file built into the binary for `variant` (every game has one; `None`
+/// would leave a game on material values only).
 pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::Italian => Some(EMBEDDED_FILE),
         Variant::English => Some(include_bytes!("english.dmw")),
         Variant::Russian => Some(include_bytes!("russian.dmw")),
         Variant::Brazilian => Some(include_bytes!("brazilian.dmw")),
-        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai | Variant::Damka => None,
+        Variant::Pool => Some(include_bytes!("pool.dmw")),
+        Variant::Spanish => Some(include_bytes!("spanish.dmw")),
+        Variant::Czech => Some(include_bytes!("czech.dmw")),
+        Variant::Thai => Some(include_bytes!("thai.dmw")),
+        Variant::Damka => Some(include_bytes!("damka.dmw")),
     }
 }
 
