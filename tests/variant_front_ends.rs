@@ -1,6 +1,7 @@
-//! The 8x8 family through the front ends: for English, Russian and Brazilian draughts a
-//! short `damiera match` between two Damiera engines, whose PDN carries the variant's
-//! GameType and which pydraughts replays move by move (`tests/python/replay_pdn.py`);
+//! The 8x8 family through the front ends: for every game but Italian a short `damiera
+//! match` between two Damiera engines, whose PDN carries the variant's GameType and which
+//! Damiera's reader replays, and for English, Russian and Brazilian draughts pydraughts
+//! too, move by move (`tests/python/replay_pdn.py`);
 //! `analyse --variant` on that PDN; `play --variant` with a resignation.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
@@ -45,20 +46,42 @@ fn play_match(variant: Variant) -> PathBuf {
     pdn
 }
 
+/// Checks that a match's PDN holds two real games of `variant` from its start, tagged
+/// with its GameType, that Damiera's own reader replays move by move.
+fn assert_two_games_replay(variant: Variant, pdn: &Path) {
+    let text = std::fs::read_to_string(pdn).unwrap();
+    let games = parse_pdn(&text).unwrap();
+    assert_eq!(games.len(), 2, "{text}");
+    for (i, game) in games.iter().enumerate() {
+        let number = variant.game_type().to_string();
+        assert_eq!(game.tag("GameType"), Some(number.as_str()), "{text}");
+        let replay = replay_game(game, i + 1).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(replay.start(), Position::start_of(variant));
+        assert!(replay.plies() >= 10, "{variant}: a real game: {text}");
+    }
+}
+
+/// The games pydraughts knows: their matches are replayed by it too.
+const PYDRAUGHTS_GAMES: [Variant; 3] = [Variant::English, Variant::Russian, Variant::Brazilian];
+
+#[test]
+fn the_other_games_play_a_match_whose_pdn_replays() {
+    let newer = Variant::ALL
+        .into_iter()
+        .filter(|v| *v != Variant::Italian && !PYDRAUGHTS_GAMES.contains(v));
+    let mut played = Vec::new();
+    for variant in newer {
+        assert_two_games_replay(variant, &play_match(variant));
+        played.push(variant.name());
+    }
+    assert_eq!(played, ["pool", "czech", "spanish", "thai", "damka"]);
+}
+
 #[test]
 fn each_variant_plays_a_match_whose_pdn_pydraughts_replays() {
-    for variant in [Variant::English, Variant::Russian, Variant::Brazilian] {
+    for variant in PYDRAUGHTS_GAMES {
         let pdn = play_match(variant);
-        let text = std::fs::read_to_string(&pdn).unwrap();
-        let games = parse_pdn(&text).unwrap();
-        assert_eq!(games.len(), 2, "{text}");
-        for (i, game) in games.iter().enumerate() {
-            let number = variant.game_type().to_string();
-            assert_eq!(game.tag("GameType"), Some(number.as_str()), "{text}");
-            let replay = replay_game(game, i + 1).unwrap_or_else(|e| panic!("{e}\n{text}"));
-            assert_eq!(replay.start(), Position::start_of(variant));
-            assert!(replay.plies() >= 10, "{variant}: a real game: {text}");
-        }
+        assert_two_games_replay(variant, &pdn);
         let Some(python) = python() else { continue };
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/replay_pdn.py");
         let out = Command::new(python)
@@ -71,7 +94,8 @@ fn each_variant_plays_a_match_whose_pdn_pydraughts_replays() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             out.status.success(),
-            "pydraughts refused {variant}: {err}\n{text}"
+            "pydraughts refused {variant}: {err}\n{}",
+            pdn.display()
         );
         assert!(said.contains(&format!("{variant}: 2 games")), "{said}");
         assert!(!err.contains("GameType"), "{err}");
