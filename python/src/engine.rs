@@ -180,8 +180,9 @@ impl PyEngine {
                             None => Ok((result, start.elapsed())),
                         };
                     }
-                    Ok(EngineEvent::Info(_)) => {}
-                    Err(RecvTimeoutError::Timeout) => {
+                    // A look after every report too: a search that reports more often
+                    // than SIGNAL_POLL must not hide a stop or a Ctrl-C.
+                    Ok(EngineEvent::Info(_)) | Err(RecvTimeoutError::Timeout) => {
                         if self.stop_asked.swap(false, Ordering::SeqCst) {
                             running.engine.stop();
                         }

@@ -124,14 +124,20 @@ def test_the_board_stays_usable_while_the_engine_thinks():
 
 
 def test_keyboard_interrupt_stops_the_search():
+    # A process started with `&` by a shell without job control inherits SIGINT ignored,
+    # and Python then leaves it ignored: give the test Python's own Ctrl-C handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     board = damiera.Board()
-    with damiera.Engine(hash_mib=16) as engine:
-        timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
-        with pytest.raises(KeyboardInterrupt):
-            timer.start()
-            engine.analyse(board, nodes=2_000_000_000)
-        timer.join()
-        assert engine.analyse(board, depth=3)["depth"] == 3
+    try:
+        with damiera.Engine(hash_mib=16) as engine:
+            timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+            with pytest.raises(KeyboardInterrupt):
+                timer.start()
+                engine.analyse(board, nodes=2_000_000_000)
+            timer.join()
+            assert engine.analyse(board, depth=3)["depth"] == 3
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_engine_arguments_are_checked():
