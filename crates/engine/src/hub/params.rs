@@ -348,7 +348,12 @@ mod tests {
             Some(Variant::Italian)
         );
         assert!(p.set("variant", "russian").is_ok());
-        assert!(p.engine.book.is_none(), "none shipped for Russian");
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::Russian)
+        );
+        assert!(p.set("variant", "brazilian").is_ok());
+        assert!(p.engine.book.is_none(), "none shipped for Brazilian");
         assert!(p.set("variant", "english").is_ok());
         assert_eq!(
             p.engine.book.as_ref().map(|b| b.game()),
