@@ -13,7 +13,8 @@
 //! - [`games`]: PDN games indexed by position, with their results (`book import`'s
 //!   counts, the opening explorer's games).
 //!
-//! The books shipped for Italian, English and Russian are [`embedded`] (`book=embedded`).
+//! The books shipped with Damiera (the games listed in `SHIPPED`) are [`embedded`]
+//! (`book=embedded`).
 
 pub mod format;
 pub mod games;
@@ -259,9 +260,9 @@ pub fn encode(game: Variant, mv: Move) -> (u8, u8, u32, u8) {
     )
 }
 
-/// The books shipped for the games that have one (Italian, English and Russian, built
-/// from the start position: `docs/book.md`), kept beside this room and built into the
-/// native binary (not into the browser build, whose download they would grow).
+/// The books shipped for the games that have one (built from the start position:
+/// `docs/book.md`), kept beside this room and built into the native binary (not into the
+/// browser build, whose download they would grow).
 #[cfg(feature = "native")]
 const SHIPPED: [(Variant, &[u8]); 3] = [
     (Variant::Italian, include_bytes!("italian.book")),
