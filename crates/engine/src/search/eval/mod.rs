@@ -7,7 +7,8 @@
 //! [`EvalStyle::Hce`], the hand-made evaluation the patterns replaced; and
 //! [`EvalStyle::Material`], the first version's material count. The weights carry a
 //! network when a network file (`.dmn`, [`nnue_file`]) was loaded, or when the game's
-//! built-in weights have one (Italian: `italian.dmn`, English: `english.dmn`).
+//! built-in weights have one (Italian: `italian.dmn`, English: `english.dmn`, Russian:
+//! `russian.dmn`).
 
 pub mod hce;
 pub mod nnue;
@@ -98,8 +99,8 @@ pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::Italian => Some(include_bytes!("italian.dmn")),
         Variant::English => Some(include_bytes!("english.dmn")),
-        Variant::Russian
-        | Variant::Brazilian
+        Variant::Russian => Some(include_bytes!("russian.dmn")),
+        Variant::Brazilian
         | Variant::Pool
         | Variant::Czech
         | Variant::Spanish
@@ -366,18 +367,22 @@ mod tests {
     }
 
     #[test]
-    fn italian_and_english_evaluate_with_their_built_in_networks_and_patterns_on_request() {
+    fn italian_english_and_russian_evaluate_with_their_built_in_networks_and_patterns_on_request() {
         for variant in Variant::ALL {
             let weights = embedded_weights_for(variant);
             assert_eq!(weights.variant, variant);
             let net = weights.network.as_deref();
-            let has_network = matches!(variant, Variant::Italian | Variant::English);
+            let has_network = matches!(
+                variant,
+                Variant::Italian | Variant::English | Variant::Russian
+            );
             assert_eq!(net.is_some(), has_network, "{variant}");
             assert!(net.is_none_or(|n| n.variant == variant));
         }
         for (variant, fen) in [
             (Variant::Italian, "B:W18,22,25,K30:B3,9,12"),
             (Variant::English, "B:W18,22,25,K30:B3,9,12"),
+            (Variant::Russian, "B:W18,22,25,K30:B3,9,12"),
         ] {
             let weights = embedded_weights_for(variant);
             let Some(net) = weights.network.as_deref() else {
