@@ -382,7 +382,7 @@ mod tests {
         for (variant, fen) in [
             (Variant::Italian, "B:W18,22,25,K30:B3,9,12"),
             (Variant::English, "B:W18,22,25,K30:B3,9,12"),
-            (Variant::Russian, "B:W18,22,25,K30:B3,9,12"),
+            (Variant::Russian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
         ] {
             let weights = embedded_weights_for(variant);
             let Some(net) = weights.network.as_deref() else {
