@@ -131,12 +131,17 @@ fn damaged_files_are_refused_with_one_line() {
 
 #[test]
 fn the_shipped_books_read_and_cover_their_start() {
-    for game in [Variant::Italian, Variant::English, Variant::Russian] {
+    for game in [
+        Variant::Italian,
+        Variant::English,
+        Variant::Russian,
+        Variant::Brazilian,
+    ] {
         let book = embedded(game).unwrap();
         assert_eq!(book.game(), game);
         assert!(book.positions() > 1000, "{game}: {}", book.positions());
         let start = Position::start_of(game);
         assert_eq!(book.probe(&start).len(), legal_moves(&start).len());
     }
-    assert!(embedded(Variant::Brazilian).is_none());
+    assert!(embedded(Variant::Pool).is_none());
 }

@@ -353,7 +353,12 @@ mod tests {
             Some(Variant::Russian)
         );
         assert!(p.set("variant", "brazilian").is_ok());
-        assert!(p.engine.book.is_none(), "none shipped for Brazilian");
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::Brazilian)
+        );
+        assert!(p.set("variant", "pool").is_ok());
+        assert!(p.engine.book.is_none(), "none shipped for Pool");
         assert!(p.set("variant", "english").is_ok());
         assert_eq!(
             p.engine.book.as_ref().map(|b| b.game()),
