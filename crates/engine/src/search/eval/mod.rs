@@ -367,23 +367,21 @@ mod tests {
     }
 
     #[test]
-    fn italian_english_and_russian_evaluate_with_their_built_in_networks_and_patterns_on_request() {
+    fn games_with_a_built_in_network_evaluate_with_it_and_with_patterns_on_request() {
+        let with_network = [
+            (Variant::Italian, "B:W18,22,25,K30:B3,9,12"),
+            (Variant::English, "B:W18,22,25,K30:B3,9,12"),
+            (Variant::Russian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
+        ];
         for variant in Variant::ALL {
             let weights = embedded_weights_for(variant);
             assert_eq!(weights.variant, variant);
             let net = weights.network.as_deref();
-            let has_network = matches!(
-                variant,
-                Variant::Italian | Variant::English | Variant::Russian
-            );
+            let has_network = with_network.iter().any(|(game, _)| *game == variant);
             assert_eq!(net.is_some(), has_network, "{variant}");
             assert!(net.is_none_or(|n| n.variant == variant));
         }
-        for (variant, fen) in [
-            (Variant::Italian, "B:W18,22,25,K30:B3,9,12"),
-            (Variant::English, "B:W18,22,25,K30:B3,9,12"),
-            (Variant::Russian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
-        ] {
+        for (variant, fen) in with_network {
             let weights = embedded_weights_for(variant);
             let Some(net) = weights.network.as_deref() else {
                 panic!("{variant} has a network");
