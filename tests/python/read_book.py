@@ -29,7 +29,7 @@ def splitmix64(state):
 
 def key_table():
     state, keys = 0xB00CD8A900000001, []
-    for _ in range(133):
+    for _ in range(138):
         state, k = splitmix64(state)
         keys.append(k)
     return keys
