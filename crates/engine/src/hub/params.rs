@@ -358,7 +358,12 @@ mod tests {
             Some(Variant::Brazilian)
         );
         assert!(p.set("variant", "pool").is_ok());
-        assert!(p.engine.book.is_none(), "none shipped for Pool");
+        assert_eq!(
+            p.engine.book.as_ref().map(|b| b.game()),
+            Some(Variant::Pool)
+        );
+        assert!(p.set("variant", "czech").is_ok());
+        assert!(p.engine.book.is_none(), "none shipped for Czech");
         assert!(p.set("variant", "english").is_ok());
         assert_eq!(
             p.engine.book.as_ref().map(|b| b.game()),
