@@ -347,28 +347,17 @@ mod tests {
             p.engine.book.as_ref().map(|b| b.game()),
             Some(Variant::Italian)
         );
-        assert!(p.set("variant", "russian").is_ok());
-        assert_eq!(
-            p.engine.book.as_ref().map(|b| b.game()),
-            Some(Variant::Russian)
-        );
-        assert!(p.set("variant", "brazilian").is_ok());
-        assert_eq!(
-            p.engine.book.as_ref().map(|b| b.game()),
-            Some(Variant::Brazilian)
-        );
-        assert!(p.set("variant", "pool").is_ok());
-        assert_eq!(
-            p.engine.book.as_ref().map(|b| b.game()),
-            Some(Variant::Pool)
-        );
-        assert!(p.set("variant", "czech").is_ok());
-        assert!(p.engine.book.is_none(), "none shipped for Czech");
-        assert!(p.set("variant", "english").is_ok());
-        assert_eq!(
-            p.engine.book.as_ref().map(|b| b.game()),
-            Some(Variant::English)
-        );
+        for game in [
+            Variant::Russian,
+            Variant::Brazilian,
+            Variant::Pool,
+            Variant::Czech,
+            Variant::English,
+        ] {
+            assert!(p.set("variant", game.name()).is_ok());
+            let shipped = (game != Variant::Czech).then_some(game);
+            assert_eq!(p.engine.book.as_ref().map(|b| b.game()), shipped, "{game}");
+        }
         assert!(p.set("book", "off").is_ok());
         assert!(p.engine.book.is_none());
         assert_eq!(p.book, "off");
