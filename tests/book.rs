@@ -343,14 +343,9 @@ fn a_python_reader_of_the_documented_format_finds_the_same_moves() {
     };
     let dir = scratch("python");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/read_book.py");
-    // Every game whose FEN and move text use square numbers, so that each game's key
-    // (drawn in its documented order) is checked.
-    for game in [
-        Variant::Italian,
-        Variant::English,
-        Variant::Pool,
-        Variant::Spanish,
-    ] {
+    // Every game, numbered or named algebraically, so that each game's key (drawn in
+    // its documented order) and square names are checked.
+    for game in Variant::ALL {
         let book = built(game, 3, 16);
         let path = dir.join(format!("{}.book", game.name()));
         book.save(&path).unwrap();

@@ -3,8 +3,9 @@ document alone, standard library only.
 
 Usage: read_book.py BOOK FEN...
 
-For each FEN (PDN FEN in the book's game numbering: "W:W21-32:B1-12", kings as K18)
-prints one line: the position's book key in hex, then its book moves in Hub text, each
+For each FEN (PDN FEN in the book's game numbering: "W:W21-32:B1-12", kings as K18;
+in the games named algebraically, Russian, Brazilian, Czech, Thai and Damka, squares may
+also be named "W:Wa1,c1:Bh8,Kb6", a1 = 1, c1 = 2, ..., h8 = 32) prints one line: the position's book key in hex, then its book moves in Hub text, each
 as move=value (hundredths of a man, "-" without a value), sorted by move text. Exits
 with status 1 and one line on stderr when the file is not a sound book.
 """
@@ -15,6 +16,7 @@ import sys
 MASK = (1 << 64) - 1
 GAMES = {21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
          26: "brazilian", 29: "czech", 31: "thai", 42: "damka"}
+ALGEBRAIC = {"russian", "brazilian", "czech", "thai", "damka"}
 GAME_ORDER = ["english", "italian", "russian", "brazilian", "pool", "czech", "spanish", "thai",
               "damka"]
 
@@ -69,6 +71,25 @@ def read_book(path):
     return GAMES[game], entries
 
 
+def square_number(text):
+    """The number of a square named "17" or, algebraically, "c3" (a1 = 1, ..., h8 = 32)."""
+    if text[:1].isalpha():
+        col, rank = ord(text[0].lower()) - ord("a"), int(text[1:])
+        if not (0 <= col < 8 and 1 <= rank <= 8 and (col + rank) % 2 == 1):
+            raise ValueError("not a dark square: %r" % text)
+        return (rank - 1) * 4 + col // 2 + 1
+    return int(text)
+
+
+def square_name(game, n):
+    """Square `n` as the game's move text names it: its number, or a1 ... h8."""
+    if game not in ALGEBRAIC:
+        return str(n)
+    rank = (n - 1) // 4 + 1
+    col = 2 * ((n - 1) % 4) + (rank + 1) % 2
+    return "%s%d" % (chr(ord("a") + col), rank)
+
+
 def parse_fen(fen):
     """Side to move and the pieces {(kind, square number)} of a PDN FEN."""
     fields = fen.strip().split(":")
@@ -83,7 +104,7 @@ def parse_fen(fen):
             king = item.startswith("K")
             item = item.lstrip("K")
             lo, _, hi = item.partition("-")
-            for n in range(int(lo), int(hi or lo) + 1):
+            for n in range(square_number(lo), square_number(hi or lo) + 1):
                 kind = (0 if colour == "W" else 1) + (2 if king else 0)
                 pieces.append((kind, n))
     return side, pieces
@@ -98,11 +119,13 @@ def book_key(game, side, pieces):
     return key
 
 
-def move_text(frm, to, captured):
+def move_text(game, frm, to, captured):
+    """Hub move text: from-to, or fromxto then x and each captured square, ascending."""
+    frm, to = square_name(game, frm), square_name(game, to)
     if captured == 0:
-        return "%d-%d" % (frm, to)
-    caps = [str(n) for n in range(1, 33) if captured >> (n - 1) & 1]
-    return "x".join([str(frm), str(to)] + caps)
+        return "%s-%s" % (frm, to)
+    caps = [square_name(game, n) for n in range(1, 33) if captured >> (n - 1) & 1]
+    return "x".join([frm, to] + caps)
 
 
 def main():
@@ -117,7 +140,7 @@ def main():
         moves = []
         for frm, to, captured, flags, value in entries.get(key, []):
             shown = str(value) if flags & 2 else "-"
-            moves.append("%s=%s" % (move_text(frm, to, captured), shown))
+            moves.append("%s=%s" % (move_text(game, frm, to, captured), shown))
         print("%016x %s" % (key, " ".join(sorted(moves))))
     return 0
 
