@@ -352,6 +352,7 @@ mod tests {
             Variant::Brazilian,
             Variant::Pool,
             Variant::Czech,
+            Variant::Damka,
             Variant::English,
         ] {
             assert!(p.set("variant", game.name()).is_ok());
