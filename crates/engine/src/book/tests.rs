@@ -137,6 +137,7 @@ fn the_shipped_books_read_and_cover_their_start() {
         Variant::Russian,
         Variant::Brazilian,
         Variant::Pool,
+        Variant::Spanish,
         Variant::Damka,
     ] {
         let book = embedded(game).unwrap();

@@ -352,6 +352,7 @@ mod tests {
             Variant::Brazilian,
             Variant::Pool,
             Variant::Czech,
+            Variant::Spanish,
             Variant::Damka,
             Variant::English,
         ] {
