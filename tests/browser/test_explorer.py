@@ -113,7 +113,7 @@ def check_book(b, book_path):
     """The start position's book moves against the book file read here."""
     game, entries = read_book.read_book(book_path)
     side, pieces = read_book.parse_fen(START)
-    want = sorted((read_book.move_text(f, t, c), v) for f, t, c, flags, v
+    want = sorted((read_book.move_text(game, f, t, c), v) for f, t, c, flags, v
                   in entries.get(read_book.book_key(game, side, pieces), []))
     assert want, "the shipped book knows the start"
     b.wait("the default book's moves", lambda: len(shown_book(b)) == len(want))
