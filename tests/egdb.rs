@@ -810,3 +810,60 @@ fn search_probes_the_databases_of_the_position_variant() {
     let r = best_with_db(&italian, &engine, 2_000);
     assert_eq!(damiera::search::score::database_plies(r.score), None);
 }
+
+/// Self-play with databases (`selfplay --egdb-path`) ends a game at the first position
+/// they hold, with their value as White's result and nothing recorded from there on;
+/// without them the same game is searched and recorded.
+#[test]
+fn selfplay_ends_games_where_the_databases_know_the_result() {
+    use damiera::train::selfplay::{SelfplayConfig, play_game};
+    let db = std::sync::Arc::new(Egdb::open_for(built_db(), Variant::Italian, 4).unwrap());
+    let quiet = |p: &Position| {
+        !legal_moves(p).is_empty()
+            && !damiera::movegen::has_capture(p)
+            && p.occupied().count_ones() == 3
+    };
+    let positions = small_positions(Variant::Italian);
+    let find = |want: fn(Outcome) -> bool| {
+        *positions
+            .iter()
+            .find(|p| quiet(p) && db.probe(p).is_some_and(want))
+            .unwrap()
+    };
+    let win = find(|o| matches!(o, Outcome::Win(d) if d > 6));
+    let loss = find(|o| matches!(o, Outcome::Loss(d) if d > 6));
+    let draw = find(|o| o == Outcome::Draw);
+    let config = |opening: Position, egdb: Option<std::sync::Arc<Egdb>>| SelfplayConfig {
+        games: 1,
+        shard: damiera::shard::Shard::WHOLE,
+        nodes: 500,
+        concurrency: 1,
+        seed: 3,
+        random_plies: 0,
+        openings: vec![opening],
+        max_plies: 300,
+        engine: EngineOptions {
+            tt_mib: 1,
+            egdb,
+            ..EngineOptions::default()
+        },
+        rules: DrawRules::default(),
+    };
+    let white = |winner: Color| if winner == Color::White { 2 } else { 0 };
+    for (pos, want) in [
+        (win, white(win.side_to_move())),
+        (loss, white(loss.side_to_move().opponent())),
+        (draw, 1),
+    ] {
+        let cfg = config(pos, Some(std::sync::Arc::clone(&db)));
+        let game = play_game(&cfg, 0, &Thinker::new(cfg.engine.clone()).unwrap());
+        assert_eq!(
+            (game.plies, game.samples.len(), game.result),
+            (0, 0, want),
+            "{pos:?}"
+        );
+        let cfg = config(pos, None);
+        let played = play_game(&cfg, 0, &Thinker::new(cfg.engine.clone()).unwrap());
+        assert!(!played.samples.is_empty(), "{pos:?}");
+    }
+}

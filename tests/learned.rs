@@ -187,6 +187,10 @@ fn selfplay_and_train_refuse_bad_arguments() {
     let weights = dir.join("w.dmw").display().to_string();
     // A folder that cannot be made: its parent is a file (missing folders are made).
     let under_file = format!("{truncated}/d.bin");
+    // A folder without databases.
+    let empty = dir.join("no-egdb");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let empty = empty.display().to_string();
     for args in [
         &["selfplay"][..],
         &["selfplay", "-o", &data, "--games", "0"],
@@ -202,6 +206,8 @@ fn selfplay_and_train_refuse_bad_arguments() {
             "/nonexistent/openings.fen",
         ],
         &["selfplay", "-o", &under_file, "--games", "1"],
+        &["selfplay", "-o", &data, "--egdb-path", "/nonexistent/egdb"],
+        &["selfplay", "-o", &data, "--egdb-path", &empty],
         &["train", "-o", &weights],
         &["train", "/nonexistent/d.bin", "-o", &weights],
         &["train", &truncated, "-o", &weights],

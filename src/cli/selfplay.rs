@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::engine_args::EngineArgs;
 use super::{CliError, VariantArg};
 use crate::board::{Position, Variant};
-use crate::engine::EngineOptions;
+use crate::engine::{EngineOptions, load_databases};
 use crate::game::openings::{ballots, default_openings, default_openings_in, load_openings_read};
 use crate::search::eval::EvalFile;
 use crate::shard::Shard;
@@ -72,6 +72,11 @@ pub struct SelfplayArgs {
     /// Weights file for the pattern evaluation (default: the built-in one).
     #[arg(long)]
     pub eval_file: Option<String>,
+    /// Endgame database directory: the searches use its tables, and a game ends as soon
+    /// as it reaches a position they hold, with their value as its result. Default: none
+    /// (a run's data does not depend on what a machine has installed).
+    #[arg(long, value_name = "DIR")]
+    pub egdb_path: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -166,11 +171,29 @@ fn config(
             .apply(EngineOptions {
                 tt_mib: SELFPLAY_TT_MIB,
                 weights: Arc::clone(eval.weights()),
+                egdb: databases(args)?,
                 ..EngineOptions::default()
             })
             .map_err(CliError)?,
         rules: super::variant_rules(args.variant.variant, args.draw_moves),
     })
+}
+
+/// The databases of `--egdb-path`, refused when the directory holds none of the game's.
+fn databases(args: &SelfplayArgs) -> Result<Option<Arc<crate::egdb::Egdb>>, CliError> {
+    let Some(dir) = args.egdb_path.as_deref() else {
+        return Ok(None);
+    };
+    let variant = args.variant.variant;
+    let db =
+        load_databases(Some(dir), variant).map_err(|e| CliError(format!("--egdb-path: {e}")))?;
+    match db {
+        Some(db) if db.class_count() > 0 => Ok(Some(db)),
+        _ => Err(CliError(format!(
+            "--egdb-path {}: no {variant} endgame databases there",
+            dir.display()
+        ))),
+    }
 }
 
 /// The start positions: the built-in ones of the variant and those of `--openings`.

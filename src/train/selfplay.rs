@@ -6,7 +6,9 @@
 //! Game end: the game room's verdict under the configured [`DrawRules`] (a side without a
 //! legal move loses; threefold repetition and 40 moves per side without a capture or a
 //! man move draw, by default), a proven win or loss found by the search ends the game at
-//! once, and a game still going at `max_plies` is a draw.
+//! once, a position the engine's endgame databases hold ends it with their value (when
+//! the engine has databases: [`EngineOptions::egdb`]), and a game still going at
+//! `max_plies` is a draw.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,6 +19,7 @@ use super::Rng;
 use super::data::Sample;
 use crate::board::{Color, Position};
 use crate::clock::Limits;
+use crate::egdb::Outcome;
 use crate::engine::{EngineOptions, Thinker};
 use crate::game::{DrawRules, Game, Verdict};
 use crate::movegen::{has_capture, legal_moves};
@@ -58,6 +61,8 @@ pub struct GameData {
     pub samples: Vec<Sample>,
     /// Plies played.
     pub plies: usize,
+    /// White's result: 0 a loss, 1 a draw, 2 a win.
+    pub result: u8,
 }
 
 /// Plays the games of `cfg.shard` (of a run of `cfg.games`) on `cfg.concurrency` threads
@@ -121,6 +126,9 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, thinker: &Thinker) -> GameData
             break result;
         }
         let pos = record.position();
+        if let Some(result) = database_result(cfg, &pos) {
+            break result;
+        }
         let r = thinker.think(&record, &Limits::nodes(cfg.nodes), |_| {});
         let white = |score: i32| {
             if pos.side_to_move() == Color::White {
@@ -152,7 +160,22 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, thinker: &Thinker) -> GameData
         game,
         samples,
         plies: record.plies(),
+        result: white_result,
     }
+}
+
+/// White's result of `pos` by the engine's endgame databases, when they hold it (never
+/// under house rules that change the moves: the databases hold the game's own rules).
+fn database_result(cfg: &SelfplayConfig, pos: &Position) -> Option<u8> {
+    if pos.house_rules().changes_moves() {
+        return None;
+    }
+    let mover = pos.side_to_move();
+    Some(match cfg.engine.egdb.as_ref()?.probe(pos)? {
+        Outcome::Win(_) => white_result_of(mover),
+        Outcome::Loss(_) => white_result_of(mover.opponent()),
+        Outcome::Draw => 1,
+    })
 }
 
 /// White's result in training data when `winner` wins: 2, else 0 (1 is a draw).
