@@ -7,7 +7,7 @@
 //! environment variable `DAMIERA_CB_INI` names another file (tests use it).
 //!
 //! The opening book: `bookfile` is `embedded` (the book shipped for the game played, by
-//! default; none for Czech and Thai), `off`, or a book file (a bare name
+//! default; none for Thai), `off`, or a book file (a bare name
 //! is looked for beside the DLL first); `book` is CheckerBoard's book strength, 0 no
 //! book, 1 all kinds of moves (varied within three times `book-margin`), 2 good moves
 //! (varied within `book-margin`), 3 best moves (the default). `book` and `book-mode`

@@ -264,12 +264,13 @@ pub fn encode(game: Variant, mv: Move) -> (u8, u8, u32, u8) {
 /// `docs/book.md`), kept beside this room and built into the native binary (not into the
 /// browser build, whose download they would grow).
 #[cfg(feature = "native")]
-const SHIPPED: [(Variant, &[u8]); 7] = [
+const SHIPPED: [(Variant, &[u8]); 8] = [
     (Variant::Italian, include_bytes!("italian.book")),
     (Variant::English, include_bytes!("english.book")),
     (Variant::Russian, include_bytes!("russian.book")),
     (Variant::Brazilian, include_bytes!("brazilian.book")),
     (Variant::Pool, include_bytes!("pool.book")),
+    (Variant::Czech, include_bytes!("czech.book")),
     (Variant::Spanish, include_bytes!("spanish.book")),
     (Variant::Damka, include_bytes!("damka.book")),
 ];
