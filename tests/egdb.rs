@@ -811,6 +811,40 @@ fn search_probes_the_databases_of_the_position_variant() {
     assert_eq!(damiera::search::score::database_plies(r.score), None);
 }
 
+/// The databases hold each game's rulebook moves: under a Damka house rule that changes
+/// the moves a position is never looked up, by a probe or by the search (counting pieces
+/// at the end changes no move, so it is).
+#[test]
+fn databases_answer_only_under_the_rulebook_moves() {
+    use damiera::board::{HouseRule, HouseRules};
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("egdb-3-damka-house");
+    let _ = std::fs::remove_dir_all(&dir);
+    egdb::build_all(3, Variant::Damka, &dir, 2, &|_| {}).unwrap();
+    let db = std::sync::Arc::new(Egdb::open_for(&dir, Variant::Damka, 4).unwrap());
+    let won = small_positions(Variant::Damka)
+        .into_iter()
+        .find(|p| {
+            p.occupied().count_ones() == 3 && matches!(db.probe(p), Some(Outcome::Win(d)) if d > 2)
+        })
+        .expect("a won 3-piece Damka position");
+    let engine = with_databases(Some(db.clone()));
+    let plain = best_with_db(&won, &engine, 5_000);
+    assert!(damiera::search::score::database_plies(plain.score).is_some());
+    for rule in HouseRule::ALL {
+        let pos = won.with_house_rules(HouseRules::NONE.with(rule));
+        let probed = db.probe(&pos);
+        let searched = best_with_db(&pos, &engine, 5_000);
+        let scored = damiera::search::score::database_plies(searched.score);
+        if rule == HouseRule::CountPieces {
+            assert_eq!(probed, db.probe(&won), "{}", rule.name());
+            assert!(scored.is_some(), "{}", rule.name());
+        } else {
+            assert_eq!(probed, None, "{}", rule.name());
+            assert_eq!(scored, None, "{}", rule.name());
+        }
+    }
+}
+
 /// Self-play with databases (`selfplay --egdb-path`) ends a game at the first position
 /// they hold, with their value as White's result and nothing recorded from there on;
 /// without them the same game is searched and recorded.

@@ -164,12 +164,8 @@ pub fn play_game(cfg: &SelfplayConfig, game: u64, thinker: &Thinker) -> GameData
     }
 }
 
-/// White's result of `pos` by the engine's endgame databases, when they hold it (never
-/// under house rules that change the moves: the databases hold the game's own rules).
+/// White's result of `pos` by the engine's endgame databases, when they hold it.
 fn database_result(cfg: &SelfplayConfig, pos: &Position) -> Option<u8> {
-    if pos.house_rules().changes_moves() {
-        return None;
-    }
     let mover = pos.side_to_move();
     Some(match cfg.engine.egdb.as_ref()?.probe(pos)? {
         Outcome::Win(_) => white_result_of(mover),

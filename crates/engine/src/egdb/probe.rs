@@ -259,11 +259,12 @@ impl Egdb {
     }
 
     /// The value of `pos` for the side to move, when its class is present and sound and
-    /// `pos` is of the databases' variant. A side to move without pieces has lost. Never
-    /// a wrong answer: a bad block is reported once and its class is dropped; a position
-    /// of another variant is never looked up.
+    /// `pos` is of the databases' variant under its own rules. A side to move without
+    /// pieces has lost. Never a wrong answer: a bad block is reported once and its class
+    /// is dropped; a position of another variant, or under Damka house rules that change
+    /// the moves (the tables hold the rulebook's moves), is never looked up.
     pub fn probe(&self, pos: &Position) -> Option<Outcome> {
-        if self.variant != Some(pos.variant()) {
+        if self.variant != Some(pos.variant()) || pos.house_rules().changes_moves() {
             return None;
         }
         let c = Canonical::of(pos);

@@ -316,11 +316,7 @@ pub(crate) fn search(
         return result;
     }
     tt.new_search();
-    let mut shared = Shared::new(ctx, limits);
-    if pos.house_rules().changes_moves() {
-        // The databases hold the game's own rules, not Damka's house rules.
-        shared.egdb = None;
-    }
+    let shared = Shared::new(ctx, limits);
     let forced = root_moves.len() == 1 && limits.reply_forced_at_once();
     // In analysis a forced root is searched one ply deeper, as forced moves are inside
     // the tree: its score is then that of the position after its move at the same depth.
