@@ -17,6 +17,9 @@ positions with the integer score, which the Rust tests compare to the engine's.
 Same data, same seed, same arguments: the same bytes (one thread, fixed seeds).
 
     python scripts/nnue/train.py DATA.bin [MORE.bin ...] -o net.dmn [--epochs 10]
+
+`--init net.dmn` starts from a network instead of random weights (its integers turned
+back into floats at the data's scale k: `--epochs 0` writes the same bytes back).
 """
 
 import argparse
@@ -226,6 +229,52 @@ def to_bytes(q, variant):
     return MAGIC_NET + struct.pack("<I", NET_VERSION) + struct.pack("<Q", h) + body
 
 
+def from_bytes(data, variant, path):
+    """The integer weights of a .dmn file (to_bytes's layout), checked: its magic,
+    version, checksum, game and sizes, each refused with one line naming what is wrong."""
+    head = len(MAGIC_NET) + 12
+    if len(data) < head + 16 or data[: len(MAGIC_NET)] != MAGIC_NET:
+        sys.exit(f"{path}: not a network file (no {MAGIC_NET.decode()} header)")
+    version, checksum = struct.unpack("<IQ", data[len(MAGIC_NET) : head])
+    if version != NET_VERSION:
+        sys.exit(f"{path}: network format {version}; this trainer writes {NET_VERSION}")
+    body = data[head:]
+    h = 0xCBF29CE484222325
+    for byte in body:
+        h = ((h ^ byte) * 0x100000001B3) & MASK64
+    if h != checksum:
+        sys.exit(f"{path}: damaged network file (checksum differs)")
+    game, inputs, hidden, dense = struct.unpack("<IIII", body[:16])
+    if game != GAME_TYPES[variant]:
+        sys.exit(f"{path}: a network for GameType {game}, the data are {VARIANT_NAMES[variant]} (GameType {GAME_TYPES[variant]})")
+    if (inputs, hidden, dense) != (INPUTS, HIDDEN, DENSE):
+        sys.exit(f"{path}: a {inputs}-{hidden}-{dense} network; this trainer makes {INPUTS}-{HIDDEN}-{DENSE}")
+    sizes = [("ft_b", "<i2", HIDDEN), ("ft_w", "<i2", INPUTS * HIDDEN), ("d_b", "<i4", DENSE),
+             ("d_w", "i1", DENSE * 2 * HIDDEN), ("o_b", "<i4", 1), ("o_w", "<i2", DENSE)]
+    if len(body) != 16 + sum(np.dtype(t).itemsize * n for _, t, n in sizes):
+        sys.exit(f"{path}: {len(data)} bytes, not the size of a {INPUTS}-{HIDDEN}-{DENSE} network")
+    q, at = {}, 16
+    for name, t, n in sizes:
+        q[name] = np.frombuffer(body, dtype=t, count=n, offset=at).astype(np.int64)
+        at += np.dtype(t).itemsize * n
+    q["ft_w"] = q["ft_w"].reshape(INPUTS, HIDDEN)
+    q["d_w"] = q["d_w"].reshape(DENSE, 2 * HIDDEN)
+    return q
+
+
+@torch.no_grad()
+def load_weights(net, q, k):
+    """Sets the float network to the integer one `q` (quantize's inverse at the data's
+    scale k), to train on from there."""
+    t = lambda a: torch.from_numpy(np.asarray(a, dtype=np.float64)).float()
+    net.ft.weight.copy_(t(q["ft_w"].T / ACTIVATION))
+    net.ft.bias.copy_(t(q["ft_b"] / ACTIVATION))
+    net.dense.weight.copy_(t(q["d_w"] / WEIGHT_SCALE))
+    net.dense.bias.copy_(t(q["d_b"] / (ACTIVATION * WEIGHT_SCALE)))
+    net.out.weight.copy_(t(q["o_w"][None, :] * k / OUTPUT_SCALE))
+    net.out.bias.copy_(t(q["o_b"] * k / (ACTIVATION * OUTPUT_SCALE)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("data", nargs="+", help="self-play data files (damiera selfplay)")
@@ -236,6 +285,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--learning-rate", type=float, default=0.001)
     ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--init", help="start from this network (.dmn) instead of random weights")
     ap.add_argument("--vectors", help="also write test vectors (positions and integer scores) here")
     ap.add_argument("--vector-count", type=int, default=64)
     args = ap.parse_args()
@@ -261,6 +311,14 @@ def main():
         return torch.from_numpy(w), torch.from_numpy(b), torch.from_numpy(m), torch.from_numpy(y_part)
 
     net = Net()
+    if args.init:
+        try:
+            with open(args.init, "rb") as f:
+                init = f.read()
+        except OSError as e:
+            sys.exit(f"--init: {e}")
+        load_weights(net, from_bytes(init, variant, args.init), k)
+        print(f"train.py: starting from {args.init}")
     net.clip(k)
     opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     bce = torch.nn.BCEWithLogitsLoss()
