@@ -218,15 +218,20 @@ def integer_scores(q, white_view, black_view, white_to_move):
     return np.floor_divide(out, ACTIVATION * OUTPUT_SCALE)
 
 
+def checksum(body):
+    """FNV-1a (64 bits) of a network file's body, as nnue_file.rs checks it."""
+    h = 0xCBF29CE484222325
+    for byte in body:
+        h = ((h ^ byte) * 0x100000001B3) & MASK64
+    return h
+
+
 def to_bytes(q, variant):
     body = struct.pack("<I", GAME_TYPES[variant]) + struct.pack("<III", INPUTS, HIDDEN, DENSE)
     body += q["ft_b"].astype("<i2").tobytes() + q["ft_w"].astype("<i2").tobytes()
     body += q["d_b"].astype("<i4").tobytes() + q["d_w"].astype("i1").tobytes()
     body += struct.pack("<i", int(q["o_b"])) + q["o_w"].astype("<i2").tobytes()
-    h = 0xCBF29CE484222325
-    for byte in body:
-        h = ((h ^ byte) * 0x100000001B3) & MASK64
-    return MAGIC_NET + struct.pack("<I", NET_VERSION) + struct.pack("<Q", h) + body
+    return MAGIC_NET + struct.pack("<I", NET_VERSION) + struct.pack("<Q", checksum(body)) + body
 
 
 def from_bytes(data, variant, path):
@@ -235,14 +240,11 @@ def from_bytes(data, variant, path):
     head = len(MAGIC_NET) + 12
     if len(data) < head + 16 or data[: len(MAGIC_NET)] != MAGIC_NET:
         sys.exit(f"{path}: not a network file (no {MAGIC_NET.decode()} header)")
-    version, checksum = struct.unpack("<IQ", data[len(MAGIC_NET) : head])
+    version, stored = struct.unpack("<IQ", data[len(MAGIC_NET) : head])
     if version != NET_VERSION:
         sys.exit(f"{path}: network format {version}; this trainer writes {NET_VERSION}")
     body = data[head:]
-    h = 0xCBF29CE484222325
-    for byte in body:
-        h = ((h ^ byte) * 0x100000001B3) & MASK64
-    if h != checksum:
+    if checksum(body) != stored:
         sys.exit(f"{path}: damaged network file (checksum differs)")
     game, inputs, hidden, dense = struct.unpack("<IIII", body[:16])
     if game != GAME_TYPES[variant]:
