@@ -54,7 +54,7 @@ fn bench_network(c: &mut Criterion, positions: &[Position]) {
             accumulators
                 .iter()
                 .zip(positions)
-                .map(|(a, p)| net.output(black_box(a), p.side_to_move()))
+                .map(|(a, p)| net.output(black_box(a), p.side_to_move(), p.occupied().count_ones()))
                 .sum::<i32>()
         })
     });

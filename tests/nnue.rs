@@ -19,6 +19,15 @@ const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/nnue/english-tiny.txt"
 );
+/// A network of four heads (format version 2), with its vectors.
+const HEADS_NET: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/nnue/english-tiny-heads.dmn"
+);
+const HEADS_VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/nnue/english-tiny-heads.txt"
+);
 
 fn damiera(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_damiera"))
@@ -56,7 +65,12 @@ fn position(white: u32, black: u32, kings: u32, side: &str, variant: Variant) ->
 
 /// The committed vectors: each position with the trainer's integer score.
 fn vectors() -> Vec<(Position, i32)> {
-    let text = std::fs::read_to_string(VECTORS).unwrap();
+    vectors_of(VECTORS)
+}
+
+/// The vectors of file `path`.
+fn vectors_of(path: &str) -> Vec<(Position, i32)> {
+    let text = std::fs::read_to_string(path).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|line| {
@@ -85,6 +99,26 @@ fn the_engine_computes_the_trainers_integers() {
             expected
         );
     }
+}
+
+#[test]
+fn the_engine_computes_the_trainers_integers_with_four_heads() {
+    let net = nnue_file::parse(&std::fs::read(HEADS_NET).unwrap()).unwrap();
+    assert_eq!(net.heads.len(), 4);
+    assert!(net.heads[0] != net.heads[3]);
+    let loaded = EvalFile::load(HEADS_NET).unwrap();
+    let vectors = vectors_of(HEADS_VECTORS);
+    let mut used = [0; 4];
+    for (pos, expected) in vectors {
+        let pieces = pos.occupied().count_ones();
+        used[net.head_index(pieces)] += 1;
+        assert_eq!(net.evaluate(&pos), expected, "{pos:?}");
+        assert_eq!(
+            evaluate(&pos, EvalStyle::Pattern, loaded.weights()),
+            expected
+        );
+    }
+    assert!(used.iter().all(|&n| n > 0), "heads used: {used:?}");
 }
 
 #[test]

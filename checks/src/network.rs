@@ -2,10 +2,11 @@
 //!
 //! As for [`super::weights`], the first byte chooses:
 //! - even: the rest is a whole file, as read from disk;
-//! - odd: the rest edits a valid file (the tiny English network of `tests/data/nnue/`),
-//!   four bytes an edit: a 3-byte offset and the new byte. With the first byte's second
-//!   bit set the checksum is then recomputed, so the edits reach the network past the
-//!   checksum; without it the stored checksum is left as it was: corruption.
+//! - odd: the rest edits a valid file (a tiny English network of `tests/data/nnue/`: of
+//!   one head, or of four with the first byte's third bit set), four bytes an edit: a
+//!   3-byte offset and the new byte. With the first byte's second bit set the checksum is
+//!   then recomputed, so the edits reach the network past the checksum; without it the
+//!   stored checksum is left as it was: corruption.
 //!
 //! Properties: a file that parses writes back to exactly its bytes; a corrupted file
 //! that differs from the original does not parse; with any network that parses, the
@@ -16,7 +17,7 @@ use super::{Checked, ensure};
 use damiera::board::Position;
 use damiera::movegen::legal_moves;
 use damiera::search::eval::nnue::Network;
-use damiera::search::eval::nnue_file::{self, FILE_LEN, body_checksum, to_bytes};
+use damiera::search::eval::nnue_file::{self, body_checksum, to_bytes};
 use damiera::search::eval::nnue_stack::AccumulatorStack;
 use damiera::search::eval::{EvalStyle, PatternWeights, evaluate};
 use damiera::search::score::EVAL_LIMIT;
@@ -24,6 +25,9 @@ use std::sync::Arc;
 
 /// A valid network file: the tiny English network the tests use.
 pub static ORIGINAL: &[u8] = include_bytes!("../../tests/data/nnue/english-tiny.dmn");
+
+/// A valid network file of four heads (format version 2).
+pub static HEADS: &[u8] = include_bytes!("../../tests/data/nnue/english-tiny-heads.dmn");
 
 /// Where the checksum is stored.
 const CHECKSUM: std::ops::Range<usize> = 12..20;
@@ -37,10 +41,11 @@ pub fn check(data: &[u8]) -> Checked {
         return parses_back(rest, false);
     }
     let fixed = mode & 2 != 0;
-    let mut file = ORIGINAL.to_vec();
+    let original = if mode & 4 != 0 { HEADS } else { ORIGINAL };
+    let mut file = original.to_vec();
     for edit in rest.chunks_exact(4) {
         let offset = usize::from(edit[0]) | usize::from(edit[1]) << 8 | usize::from(edit[2]) << 16;
-        let offset = offset % FILE_LEN;
+        let offset = offset % original.len();
         if fixed || !CHECKSUM.contains(&offset) {
             file[offset] = edit[3];
         }
@@ -49,7 +54,7 @@ pub fn check(data: &[u8]) -> Checked {
         let sum = body_checksum(&file);
         file[CHECKSUM].copy_from_slice(&sum.to_le_bytes());
     }
-    if !fixed && file[CHECKSUM.end..] != ORIGINAL[CHECKSUM.end..] {
+    if !fixed && file[CHECKSUM.end..] != original[CHECKSUM.end..] {
         return ensure(nnue_file::parse(&file).is_err(), || {
             "a corrupted network file passed its checksum".to_string()
         });

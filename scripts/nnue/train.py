@@ -20,6 +20,10 @@ Same data, same seed, same arguments: the same bytes (one thread, fixed seeds).
 
 `--init net.dmn` starts from a network instead of random weights (its integers turned
 back into floats at the data's scale k: `--epochs 0` writes the same bytes back).
+
+`--heads N` gives the network N output heads (a dense and an output layer each), one
+per range of piece counts (four: 1-6, 7-12, 13-18, 19-24 pieces); it is written as
+format version 2. Started from a one-head network, every head starts as its head.
 """
 
 import argparse
@@ -32,7 +36,9 @@ import torch
 
 MAGIC_DATA = b"DMRADATA"
 MAGIC_NET = b"DMRANNUE"
-NET_VERSION = 1
+NET_VERSION = 2  # 1 for one head
+MAX_HEADS = 8
+FULL_BOARD = 24  # pieces at the start: heads split 1..24 in equal ranges
 RECORD = np.dtype(
     [
         ("white", "<u4"),
@@ -158,14 +164,22 @@ def targets(rec, k, lam):
     return np.where((rec["flags"] & 1) == 0, white, 1 - white).astype(np.float32)
 
 
-class Net(torch.nn.Module):
-    """The float network: both views through one first layer, side to move first."""
+def head_index(pieces, heads):
+    """The head of positions of `pieces` pieces (nnue.rs's Network::head_index)."""
+    return (np.maximum(pieces, 1) - 1) * heads // FULL_BOARD
 
-    def __init__(self):
+
+class Net(torch.nn.Module):
+    """The float network: both views through one first layer, side to move first; the
+    dense and output layers of each head side by side (`dense` has DENSE outputs a head,
+    `out` one output a head)."""
+
+    def __init__(self, heads=1):
         super().__init__()
+        self.heads = heads
         self.ft = torch.nn.Linear(INPUTS, HIDDEN)
-        self.dense = torch.nn.Linear(2 * HIDDEN, DENSE)
-        self.out = torch.nn.Linear(DENSE, 1)
+        self.dense = torch.nn.Linear(2 * HIDDEN, DENSE * heads)
+        self.out = torch.nn.Linear(DENSE, heads)
 
     def forward(self, white_view, black_view, white_to_move):
         w = torch.clamp(self.ft(white_view), 0, 1)
@@ -173,7 +187,12 @@ class Net(torch.nn.Module):
         stm = white_to_move.unsqueeze(1)
         x = torch.cat([torch.where(stm, w, b), torch.where(stm, b, w)], dim=1)
         h = torch.clamp(self.dense(x), 0, 1)
-        return self.out(h).squeeze(1)
+        if self.heads == 1:
+            return self.out(h).squeeze(1)
+        pieces = white_view.sum(1).long()
+        head = ((pieces.clamp(min=1) - 1) * self.heads // FULL_BOARD).clamp(max=self.heads - 1)
+        h = h.view(-1, self.heads, DENSE)[torch.arange(len(head)), head]
+        return (h * self.out.weight[head]).sum(1) + self.out.bias[head]
 
     @torch.no_grad()
     def clip(self, k):
@@ -188,15 +207,19 @@ class Net(torch.nn.Module):
 
 def quantize(net, k):
     """The integer weights of nnue.rs from the float ones (logits; k turns them into
-    hundredths of a man)."""
+    hundredths of a man): the first layer, and a list of heads."""
     g = lambda t: t.detach().double().numpy()
     ft_w = np.clip(np.round(g(net.ft.weight).T * ACTIVATION), -FT_LIMIT, FT_LIMIT).astype(np.int16)
     ft_b = np.clip(np.round(g(net.ft.bias) * ACTIVATION), -FT_LIMIT, FT_LIMIT).astype(np.int16)
     d_w = np.clip(np.round(g(net.dense.weight) * WEIGHT_SCALE), -128, 127).astype(np.int8)
     d_b = np.clip(np.round(g(net.dense.bias) * ACTIVATION * WEIGHT_SCALE), -2**31, 2**31 - 1).astype(np.int32)
-    o_w = np.clip(np.round(g(net.out.weight)[0] / k * OUTPUT_SCALE), -32768, 32767).astype(np.int16)
-    o_b = np.int32(np.clip(np.round(g(net.out.bias)[0] / k * ACTIVATION * OUTPUT_SCALE), -2**31, 2**31 - 1))
-    return dict(ft_w=ft_w, ft_b=ft_b, d_w=d_w, d_b=d_b, o_w=o_w, o_b=o_b)
+    o_w = np.clip(np.round(g(net.out.weight) / k * OUTPUT_SCALE), -32768, 32767).astype(np.int16)
+    o_b = np.clip(np.round(g(net.out.bias) / k * ACTIVATION * OUTPUT_SCALE), -2**31, 2**31 - 1).astype(np.int32)
+    heads = [
+        dict(d_w=d_w[i * DENSE : (i + 1) * DENSE], d_b=d_b[i * DENSE : (i + 1) * DENSE], o_w=o_w[i], o_b=np.int32(o_b[i]))
+        for i in range(net.heads)
+    ]
+    return dict(ft_w=ft_w, ft_b=ft_b, heads=heads)
 
 
 def wrap(x, bits):
@@ -212,10 +235,15 @@ def integer_scores(q, white_view, black_view, white_to_move):
     acc_b = wrap(q["ft_b"].astype(np.int64) + black_view.astype(np.int64) @ ft_w, 16)
     stm = white_to_move[:, None]
     x = np.clip(np.concatenate([np.where(stm, acc_w, acc_b), np.where(stm, acc_b, acc_w)], axis=1), 0, ACTIVATION)
-    s = wrap(x @ q["d_w"].astype(np.int64).T + q["d_b"].astype(np.int64), 32)
-    h = np.clip(s >> 6, 0, ACTIVATION)
-    out = int(q["o_b"]) + h @ q["o_w"].astype(np.int64)
-    return np.floor_divide(out, ACTIVATION * OUTPUT_SCALE)
+    head = head_index(white_view.sum(1).astype(np.int64), len(q["heads"]))
+    scores = np.zeros(len(x), dtype=np.int64)
+    for i, hq in enumerate(q["heads"]):
+        rows = head == i
+        s = wrap(x[rows] @ hq["d_w"].astype(np.int64).T + hq["d_b"].astype(np.int64), 32)
+        h = np.clip(s >> 6, 0, ACTIVATION)
+        out = int(hq["o_b"]) + h @ hq["o_w"].astype(np.int64)
+        scores[rows] = np.floor_divide(out, ACTIVATION * OUTPUT_SCALE)
+    return scores
 
 
 def checksum(body):
@@ -227,11 +255,18 @@ def checksum(body):
 
 
 def to_bytes(q, variant):
+    """The file: format version 1 for one head (the bytes of networks made before heads),
+    2 with the number of heads for more."""
+    heads = q["heads"]
+    version = 1 if len(heads) == 1 else NET_VERSION
     body = struct.pack("<I", GAME_TYPES[variant]) + struct.pack("<III", INPUTS, HIDDEN, DENSE)
+    if version == 2:
+        body += struct.pack("<I", len(heads))
     body += q["ft_b"].astype("<i2").tobytes() + q["ft_w"].astype("<i2").tobytes()
-    body += q["d_b"].astype("<i4").tobytes() + q["d_w"].astype("i1").tobytes()
-    body += struct.pack("<i", int(q["o_b"])) + q["o_w"].astype("<i2").tobytes()
-    return MAGIC_NET + struct.pack("<I", NET_VERSION) + struct.pack("<Q", checksum(body)) + body
+    for hq in heads:
+        body += hq["d_b"].astype("<i4").tobytes() + hq["d_w"].astype("i1").tobytes()
+        body += struct.pack("<i", int(hq["o_b"])) + hq["o_w"].astype("<i2").tobytes()
+    return MAGIC_NET + struct.pack("<I", version) + struct.pack("<Q", checksum(body)) + body
 
 
 def from_bytes(data, variant, path):
@@ -241,8 +276,8 @@ def from_bytes(data, variant, path):
     if len(data) < head + 16 or data[: len(MAGIC_NET)] != MAGIC_NET:
         sys.exit(f"{path}: not a network file (no {MAGIC_NET.decode()} header)")
     version, stored = struct.unpack("<IQ", data[len(MAGIC_NET) : head])
-    if version != NET_VERSION:
-        sys.exit(f"{path}: network format {version}; this trainer writes {NET_VERSION}")
+    if version not in (1, NET_VERSION):
+        sys.exit(f"{path}: network format {version}; this trainer reads 1 and {NET_VERSION}")
     body = data[head:]
     if checksum(body) != stored:
         sys.exit(f"{path}: damaged network file (checksum differs)")
@@ -251,16 +286,34 @@ def from_bytes(data, variant, path):
         sys.exit(f"{path}: a network for GameType {game}, the data are {VARIANT_NAMES[variant]} (GameType {GAME_TYPES[variant]})")
     if (inputs, hidden, dense) != (INPUTS, HIDDEN, DENSE):
         sys.exit(f"{path}: a {inputs}-{hidden}-{dense} network; this trainer makes {INPUTS}-{HIDDEN}-{DENSE}")
-    sizes = [("ft_b", "<i2", HIDDEN), ("ft_w", "<i2", INPUTS * HIDDEN), ("d_b", "<i4", DENSE),
-             ("d_w", "i1", DENSE * 2 * HIDDEN), ("o_b", "<i4", 1), ("o_w", "<i2", DENSE)]
-    if len(body) != 16 + sum(np.dtype(t).itemsize * n for _, t, n in sizes):
-        sys.exit(f"{path}: {len(data)} bytes, not the size of a {INPUTS}-{HIDDEN}-{DENSE} network")
-    q, at = {}, 16
-    for name, t, n in sizes:
-        q[name] = np.frombuffer(body, dtype=t, count=n, offset=at).astype(np.int64)
-        at += np.dtype(t).itemsize * n
+    at, heads = 16, 1
+    if version == 2:
+        (heads,) = struct.unpack("<I", body[16:20]) if len(body) >= 20 else (0,)
+        at = 20
+        if not 2 <= heads <= MAX_HEADS:
+            sys.exit(f"{path}: {heads} heads; a version 2 network has 2 to {MAX_HEADS}")
+    first = [("ft_b", "<i2", HIDDEN), ("ft_w", "<i2", INPUTS * HIDDEN)]
+    per_head = [("d_b", "<i4", DENSE), ("d_w", "i1", DENSE * 2 * HIDDEN), ("o_b", "<i4", 1), ("o_w", "<i2", DENSE)]
+    size = lambda fields: sum(np.dtype(t).itemsize * n for _, t, n in fields)
+    if len(body) != at + size(first) + heads * size(per_head):
+        sys.exit(f"{path}: {len(data)} bytes, not the size of a {INPUTS}-{HIDDEN}-{DENSE} network of {heads} heads")
+
+    def read(fields):
+        nonlocal at
+        out = {}
+        for name, t, n in fields:
+            out[name] = np.frombuffer(body, dtype=t, count=n, offset=at).astype(np.int64)
+            at += np.dtype(t).itemsize * n
+        return out
+
+    q = read(first)
     q["ft_w"] = q["ft_w"].reshape(INPUTS, HIDDEN)
-    q["d_w"] = q["d_w"].reshape(DENSE, 2 * HIDDEN)
+    q["heads"] = []
+    for _ in range(heads):
+        hq = read(per_head)
+        hq["d_w"] = hq["d_w"].reshape(DENSE, 2 * HIDDEN)
+        hq["o_b"] = hq["o_b"][0]
+        q["heads"].append(hq)
     return q
 
 
@@ -269,12 +322,17 @@ def load_weights(net, q, k):
     """Sets the float network to the integer one `q` (quantize's inverse at the data's
     scale k), to train on from there."""
     t = lambda a: torch.from_numpy(np.asarray(a, dtype=np.float64)).float()
+    heads = q["heads"]
+    if len(heads) == 1:
+        heads = heads * net.heads  # every head starts as the one
+    elif len(heads) != net.heads:
+        sys.exit(f"--init: a network of {len(heads)} heads; --heads is {net.heads}")
     net.ft.weight.copy_(t(q["ft_w"].T / ACTIVATION))
     net.ft.bias.copy_(t(q["ft_b"] / ACTIVATION))
-    net.dense.weight.copy_(t(q["d_w"] / WEIGHT_SCALE))
-    net.dense.bias.copy_(t(q["d_b"] / (ACTIVATION * WEIGHT_SCALE)))
-    net.out.weight.copy_(t(q["o_w"][None, :] * k / OUTPUT_SCALE))
-    net.out.bias.copy_(t(q["o_b"] * k / (ACTIVATION * OUTPUT_SCALE)))
+    net.dense.weight.copy_(t(np.concatenate([h["d_w"] for h in heads]) / WEIGHT_SCALE))
+    net.dense.bias.copy_(t(np.concatenate([h["d_b"] for h in heads]) / (ACTIVATION * WEIGHT_SCALE)))
+    net.out.weight.copy_(t(np.stack([h["o_w"] for h in heads]) * k / OUTPUT_SCALE))
+    net.out.bias.copy_(t(np.array([h["o_b"] for h in heads]) * k / (ACTIVATION * OUTPUT_SCALE)))
 
 
 def main():
@@ -288,9 +346,12 @@ def main():
     ap.add_argument("--learning-rate", type=float, default=0.001)
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--init", help="start from this network (.dmn) instead of random weights")
+    ap.add_argument("--heads", type=int, default=1, help=f"output heads, by piece count (1 to {MAX_HEADS})")
     ap.add_argument("--vectors", help="also write test vectors (positions and integer scores) here")
     ap.add_argument("--vector-count", type=int, default=64)
     args = ap.parse_args()
+    if not 1 <= args.heads <= MAX_HEADS:
+        sys.exit(f"--heads {args.heads}: give 1 to {MAX_HEADS}")
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -312,7 +373,7 @@ def main():
         w, b, m = features(rec_part)
         return torch.from_numpy(w), torch.from_numpy(b), torch.from_numpy(m), torch.from_numpy(y_part)
 
-    net = Net()
+    net = Net(args.heads)
     if args.init:
         try:
             with open(args.init, "rb") as f:

@@ -12,6 +12,11 @@
 //!   they are concatenated side to move first and clipped to 0..=1 (ReLU).
 //! - a dense layer 2×[`HIDDEN`] = 256 → [`DENSE`] = 32, clipped ReLU;
 //! - an output layer 32 → 1: the score in hundredths of a man, side to move's view.
+//! - heads: the dense and output layers together form a head; a network has one or
+//!   more (up to [`MAX_HEADS`]), each for a range of piece counts
+//!   ([`Network::head_index`]), as GuiNN has a network per game stage. The first layer
+//!   is shared, so the accumulators do not care which head reads them, and a head costs
+//!   an evaluation what the one head did.
 //!
 //! Why these sizes: the first layer costs nothing per node but an update of two rows of
 //! 128 per changed piece (a quiet move changes two features per view), so its width is
@@ -59,6 +64,12 @@ pub const WEIGHT_SHIFT: u32 = 6;
 /// Output weights per hundredth of a man and unit activation.
 pub const OUTPUT_SCALE: i32 = 32;
 
+/// Most output heads a network may have.
+pub const MAX_HEADS: usize = 8;
+
+/// Pieces on the board at the start of the games whose heads are split by count.
+const FULL_BOARD: usize = 24;
+
 /// The network's weights, integers as stored (see the module text).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
@@ -68,11 +79,19 @@ pub struct Network {
     pub ft_bias: [i16; HIDDEN],
     /// First layer weights, one row per input feature.
     pub ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// The dense and output layers, one set per range of piece counts
+    /// ([`Network::head_index`]); one for all positions in a version 1 file.
+    pub heads: Vec<Head>,
+}
+
+/// The layers after the first: a dense layer and the output.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Head {
     /// Dense layer biases.
     pub dense_bias: [i32; DENSE],
     /// Dense layer weights by pairs of inputs, interleaved by neuron: `[p][2 × o + k]`
     /// weighs input `2 × p + k` in neuron `o` (values in the `i8` range, kept as `i16`).
-    /// [`Network::dense_weight`] reads one by input and neuron. Pairs, because one
+    /// [`Head::dense_weight`] reads one by input and neuron. Pairs, because one
     /// multiply-add instruction (`pmaddwd`) takes two inputs' products for a neuron.
     pub dense_weights: Box<[[i16; 2 * DENSE]; HIDDEN]>,
     /// Output bias.
@@ -81,12 +100,47 @@ pub struct Network {
     pub out_weights: [i16; DENSE],
 }
 
+impl Head {
+    /// A head with every weight and bias zero.
+    pub(crate) fn zeroed() -> Head {
+        Head {
+            dense_bias: [0; DENSE],
+            dense_weights: Box::new([[0; 2 * DENSE]; HIDDEN]),
+            out_bias: 0,
+            out_weights: [0; DENSE],
+        }
+    }
+
+    /// The weight of dense input `input` (0..2×[`HIDDEN`]) in neuron `neuron`.
+    pub fn dense_weight(&self, input: usize, neuron: usize) -> i16 {
+        self.dense_weights[input / 2][2 * neuron + input % 2]
+    }
+
+    /// Sets the weight of dense input `input` in neuron `neuron`.
+    pub fn set_dense_weight(&mut self, input: usize, neuron: usize, weight: i16) {
+        self.dense_weights[input / 2][2 * neuron + input % 2] = weight;
+    }
+
+    /// The score of clipped first-layer outputs `input`, hundredths of a man.
+    fn score(&self, input: &[i16; 2 * HIDDEN]) -> i32 {
+        let sums = dense_sums(&self.dense_bias, &self.dense_weights, input);
+        let mut out = i64::from(self.out_bias);
+        for (&sum, &w) in sums.iter().zip(self.out_weights.iter()) {
+            let hidden = (sum >> WEIGHT_SHIFT).clamp(0, ACTIVATION);
+            out += i64::from(hidden) * i64::from(w);
+        }
+        let score = out.div_euclid(i64::from(ACTIVATION * OUTPUT_SCALE));
+        score.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    }
+}
+
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({}, {INPUTS}→2×{HIDDEN}→{DENSE}→1)",
-            self.variant
+            "Network({}, {INPUTS}→2×{HIDDEN}→{DENSE}→1, {} heads)",
+            self.variant,
+            self.heads.len()
         )
     }
 }
@@ -94,6 +148,12 @@ impl std::fmt::Debug for Network {
 /// The pieces of a position as the network sees them: White's men and kings, Black's
 /// men and kings (internal bitboards).
 pub type PieceSets = [u64; 4];
+
+/// How many pieces `sets` hold.
+#[inline(always)]
+pub fn piece_count(sets: &PieceSets) -> u32 {
+    sets.iter().map(|s| s.count_ones()).sum()
+}
 
 /// The piece sets of `pos`.
 #[inline(always)]
@@ -138,17 +198,23 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 impl Network {
-    /// A network of `variant` with every weight and bias zero, to be filled in.
-    pub(crate) fn zeroed(variant: Variant) -> Network {
+    /// A network of `variant` with `heads` heads, every weight and bias zero, to be
+    /// filled in.
+    pub(crate) fn zeroed(variant: Variant, heads: usize) -> Network {
         Network {
             variant,
             ft_bias: [0; HIDDEN],
             ft_weights: Box::new([[0; HIDDEN]; INPUTS]),
-            dense_bias: [0; DENSE],
-            dense_weights: Box::new([[0; 2 * DENSE]; HIDDEN]),
-            out_bias: 0,
-            out_weights: [0; DENSE],
+            heads: (0..heads).map(|_| Head::zeroed()).collect(),
         }
+    }
+
+    /// The head that scores a position of `pieces` pieces: with `n` heads, the piece
+    /// counts 1 to 24 in `n` equal ranges, fewest first (four heads: 1–6, 7–12, 13–18,
+    /// 19–24).
+    pub fn head_index(&self, pieces: u32) -> usize {
+        let n = self.heads.len();
+        (pieces.max(1) as usize - 1) * n / FULL_BOARD
     }
 
     /// The accumulators of a position with pieces `sets`, from scratch.
@@ -181,8 +247,9 @@ impl Network {
         }
     }
 
-    /// The score of accumulators `acc` for `side` to move, hundredths of a man.
-    pub fn output(&self, acc: &Accumulator, side: Color) -> i32 {
+    /// The score of accumulators `acc` of a position of `pieces` pieces, for `side` to
+    /// move, hundredths of a man.
+    pub fn output(&self, acc: &Accumulator, side: Color, pieces: u32) -> i32 {
         let (first, second) = match side {
             Color::White => (&acc.0[0], &acc.0[1]),
             Color::Black => (&acc.0[1], &acc.0[0]),
@@ -194,29 +261,16 @@ impl Network {
         for (x, &a) in input[HIDDEN..].iter_mut().zip(second.iter()) {
             *x = a.clamp(0, ACTIVATION as i16);
         }
-        let sums = dense_sums(&self.dense_bias, &self.dense_weights, &input);
-        let mut out = i64::from(self.out_bias);
-        for (&sum, &w) in sums.iter().zip(self.out_weights.iter()) {
-            let hidden = (sum >> WEIGHT_SHIFT).clamp(0, ACTIVATION);
-            out += i64::from(hidden) * i64::from(w);
-        }
-        let score = out.div_euclid(i64::from(ACTIVATION * OUTPUT_SCALE));
-        score.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-    }
-
-    /// The weight of dense input `input` (0..2×[`HIDDEN`]) in neuron `neuron`.
-    pub fn dense_weight(&self, input: usize, neuron: usize) -> i16 {
-        self.dense_weights[input / 2][2 * neuron + input % 2]
-    }
-
-    /// Sets the weight of dense input `input` in neuron `neuron`.
-    pub fn set_dense_weight(&mut self, input: usize, neuron: usize, weight: i16) {
-        self.dense_weights[input / 2][2 * neuron + input % 2] = weight;
+        let index = self
+            .head_index(pieces)
+            .min(self.heads.len().saturating_sub(1));
+        self.heads.get(index).map_or(0, |head| head.score(&input))
     }
 
     /// The score of `pos` for the side to move, from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(&piece_sets(pos)), pos.side_to_move())
+        let sets = piece_sets(pos);
+        self.output(&self.refresh(&sets), pos.side_to_move(), piece_count(&sets))
     }
 }
 
@@ -350,26 +404,34 @@ pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
 
-    /// A network of seeded random weights, in the ranges a trained one has.
-    pub(crate) fn random_network(seed: u64, variant: Variant) -> Network {
+    /// A network of seeded random weights, in the ranges a trained one has, with
+    /// `heads` heads.
+    pub(crate) fn random_network_with_heads(seed: u64, variant: Variant, heads: usize) -> Network {
         let mut rng = Rng::new(seed);
         let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
-        let mut net = Network::zeroed(variant);
+        let mut net = Network::zeroed(variant, heads);
         net.ft_bias.iter_mut().for_each(|b| *b = small(60));
         net.ft_weights
             .iter_mut()
             .flatten()
             .for_each(|w| *w = small(40));
-        net.dense_bias
-            .iter_mut()
-            .for_each(|b| *b = i32::from(small(3000)));
-        net.dense_weights
-            .iter_mut()
-            .flatten()
-            .for_each(|w| *w = small(127));
-        net.out_bias = i32::from(small(5000));
-        net.out_weights.iter_mut().for_each(|w| *w = small(3000));
+        for head in net.heads.iter_mut() {
+            head.dense_bias
+                .iter_mut()
+                .for_each(|b| *b = i32::from(small(3000)));
+            head.dense_weights
+                .iter_mut()
+                .flatten()
+                .for_each(|w| *w = small(127));
+            head.out_bias = i32::from(small(5000));
+            head.out_weights.iter_mut().for_each(|w| *w = small(3000));
+        }
         net
+    }
+
+    /// A network of seeded random weights with one head.
+    pub(crate) fn random_network(seed: u64, variant: Variant) -> Network {
+        random_network_with_heads(seed, variant, 1)
     }
 
     #[test]
@@ -404,24 +466,50 @@ pub(crate) mod tests {
         let mut rng = Rng::new(17);
         for seed in 0..8 {
             let mut net = random_network(seed, Variant::English);
+            let head = &mut net.heads[0];
             // The extremes of the file's `i8` range, to show no sum saturates.
-            net.set_dense_weight(0, 0, -128);
-            net.set_dense_weight(1, 0, -128);
+            head.set_dense_weight(0, 0, -128);
+            head.set_dense_weight(1, 0, -128);
             for _ in 0..50 {
                 let mut input = random_input(&mut rng);
                 input[..2].fill(127);
-                let plain = dense_sums_portable(&net.dense_bias, &net.dense_weights, &input);
-                let used = dense_sums(&net.dense_bias, &net.dense_weights, &input);
+                let plain = dense_sums_portable(&head.dense_bias, &head.dense_weights, &input);
+                let used = dense_sums(&head.dense_bias, &head.dense_weights, &input);
                 assert_eq!(plain, used);
                 #[cfg(target_arch = "x86_64")]
                 {
                     // SAFETY: SSE2 is part of every x86-64 CPU.
                     let sse2 = unsafe {
-                        x86::dense_sums_sse2(&net.dense_bias, &net.dense_weights, &input)
+                        x86::dense_sums_sse2(&head.dense_bias, &head.dense_weights, &input)
                     };
                     assert_eq!(plain, sse2);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn heads_split_the_piece_counts_evenly_fewest_first() {
+        let four = random_network_with_heads(6, Variant::English, 4);
+        let heads: Vec<usize> = (0..=24).map(|n| four.head_index(n)).collect();
+        assert_eq!(heads[..7], [0; 7]);
+        assert_eq!(heads[7..13], [1; 6]);
+        assert_eq!(heads[13..19], [2; 6]);
+        assert_eq!(heads[19..], [3; 6]);
+        let one = random_network(6, Variant::English);
+        assert!((0..=24).all(|n| one.head_index(n) == 0));
+    }
+
+    #[test]
+    fn a_position_is_scored_by_the_head_of_its_piece_count() {
+        let four = random_network_with_heads(7, Variant::English, 4);
+        for (fen, head) in [("W:W21-32:B1-12", 3), ("B:W18,K1,22:B12,K30,5", 0)] {
+            let pos = Position::parse(fen).unwrap();
+            let mut alone = four.clone();
+            alone.heads = vec![four.heads[head].clone()];
+            assert_eq!(four.evaluate(&pos), alone.evaluate(&pos), "{fen}");
+            alone.heads = vec![four.heads[(head + 1) % 4].clone()];
+            assert_ne!(four.evaluate(&pos), alone.evaluate(&pos), "{fen}");
         }
     }
 

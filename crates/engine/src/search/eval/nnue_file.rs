@@ -1,36 +1,49 @@
 //! The network file (`.dmn`) of the network evaluation ([`super::nnue`]).
 //!
-//! Layout, little-endian (format version 1):
+//! Layout, little-endian (format versions 1 and 2):
 //!
 //! | bytes  | content                                                      |
 //! |--------|--------------------------------------------------------------|
 //! | 0..8   | magic `DMRANNUE`                                             |
-//! | 8..12  | format version, `u32` ([`VERSION`])                          |
+//! | 8..12  | format version, `u32`: 1 (one head) or 2 (several)           |
 //! | 12..20 | FNV-1a 64-bit hash of bytes 20.. (everything after it)       |
 //! | 20..24 | the variant the network was trained for: its PDN `GameType`, `u32` |
 //! | 24..36 | layer sizes, three `u32`: inputs, first layer, dense layer (128, 128, 32) |
-//! | 36..   | payload, in this order: first layer biases `i16` × 128; first layer weights `i16` × 128 × 128 (row by input feature); dense biases `i32` × 32; dense weights `i8` × 32 × 256 (row by neuron); output bias `i32`; output weights `i16` × 32 |
+//! | 36..40 | version 2 only: the number of heads, `u32`, 2 to [`MAX_HEADS`] |
+//! | then   | payload: first layer biases `i16` × 128; first layer weights `i16` × 128 × 128 (row by input feature); then each head in turn, fewest pieces first: dense biases `i32` × 32; dense weights `i8` × 32 × 256 (row by neuron); output bias `i32`; output weights `i16` × 32 |
 //!
-//! Nothing may follow the payload. A file that is too short or too long, names other
-//! layer sizes, another version or an unknown game, or fails its checksum is refused.
+//! A network of one head is written as version 1, so that files made before heads
+//! existed read and write the same bytes. Nothing may follow the payload. A file that is
+//! too short or too long, names other layer sizes, another version, a number of heads
+//! out of range or an unknown game, or fails its checksum is refused.
 
 use std::fmt;
 
-use super::nnue::{DENSE, HIDDEN, INPUTS, Network};
+use super::nnue::{DENSE, HIDDEN, Head, INPUTS, MAX_HEADS, Network};
 use super::weights_file::fnv1a;
 use crate::board::Variant;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DMRANNUE";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
-/// Header length in bytes.
+/// The newest format version this build reads and writes (it reads 1 too).
+pub const VERSION: u32 = 2;
+/// Header length in bytes, version 1 (version 2 adds the number of heads).
 pub const HEADER: usize = 36;
-/// Payload length in bytes.
-const PAYLOAD: usize =
-    2 * HIDDEN + 2 * INPUTS * HIDDEN + 4 * DENSE + 2 * HIDDEN * DENSE + 4 + 2 * DENSE;
-/// Length of a network file in bytes.
-pub const FILE_LEN: usize = HEADER + PAYLOAD;
+/// Length of the first layer in the payload, bytes.
+const FIRST_LAYER: usize = 2 * HIDDEN + 2 * INPUTS * HIDDEN;
+/// Length of a head in the payload, bytes.
+const HEAD: usize = 4 * DENSE + 2 * HIDDEN * DENSE + 4 + 2 * DENSE;
+/// Length of a network file of one head (version 1) in bytes.
+pub const FILE_LEN: usize = HEADER + FIRST_LAYER + HEAD;
+
+/// The length of a file of `heads` heads.
+pub fn file_len(heads: usize) -> usize {
+    if heads == 1 {
+        FILE_LEN
+    } else {
+        HEADER + 4 + FIRST_LAYER + heads * HEAD
+    }
+}
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +65,8 @@ pub enum NetworkError {
     UnknownVariant(u32),
     /// The network has other layer sizes than this build's.
     Layers([u32; 3]),
+    /// A version 2 file names a number of heads out of range.
+    Heads(u32),
 }
 
 impl fmt::Display for NetworkError {
@@ -59,7 +74,10 @@ impl fmt::Display for NetworkError {
         match self {
             NetworkError::Magic => f.write_str("not a Damiera network file (bad magic)"),
             NetworkError::Version(v) => {
-                write!(f, "network file version {v}, this build reads {VERSION}")
+                write!(
+                    f,
+                    "network file version {v}, this build reads 1 and {VERSION}"
+                )
             }
             NetworkError::Size { expected, found } => write!(
                 f,
@@ -73,6 +91,10 @@ impl fmt::Display for NetworkError {
             NetworkError::Layers([i, h, d]) => write!(
                 f,
                 "network file has layers {i}→2×{h}→{d}→1, this build reads {INPUTS}→2×{HIDDEN}→{DENSE}→1"
+            ),
+            NetworkError::Heads(n) => write!(
+                f,
+                "network file has {n} heads, this build reads 2 to {MAX_HEADS} in a version 2 file"
             ),
         }
     }
@@ -91,11 +113,15 @@ pub fn is_network(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// The file bytes of `net`.
+/// The file bytes of `net`: version 1 for one head, 2 for more.
 pub fn to_bytes(net: &Network) -> Vec<u8> {
     let mut body = net.variant.game_type().to_le_bytes().to_vec();
     for size in [INPUTS, HIDDEN, DENSE] {
         body.extend((size as u32).to_le_bytes());
+    }
+    let version = if net.heads.len() == 1 { 1u32 } else { 2 };
+    if version == 2 {
+        body.extend((net.heads.len() as u32).to_le_bytes());
     }
     body.extend(net.ft_bias.iter().flat_map(|w| w.to_le_bytes()));
     body.extend(
@@ -104,22 +130,28 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
             .flatten()
             .flat_map(|w| w.to_le_bytes()),
     );
-    body.extend(net.dense_bias.iter().flat_map(|w| w.to_le_bytes()));
+    for head in &net.heads {
+        write_head(&mut body, head);
+    }
+    let mut out = Vec::with_capacity(file_len(net.heads.len()));
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+fn write_head(body: &mut Vec<u8>, head: &Head) {
+    body.extend(head.dense_bias.iter().flat_map(|w| w.to_le_bytes()));
     // Dense weights are `i8` in the file; the reader keeps them within that range.
     for neuron in 0..DENSE {
         body.extend(
             (0..2 * HIDDEN)
-                .map(|input| net.dense_weight(input, neuron).clamp(-128, 127) as i8 as u8),
+                .map(|input| head.dense_weight(input, neuron).clamp(-128, 127) as i8 as u8),
         );
     }
-    body.extend(net.out_bias.to_le_bytes());
-    body.extend(net.out_weights.iter().flat_map(|w| w.to_le_bytes()));
-    let mut out = Vec::with_capacity(FILE_LEN);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
-    out.extend_from_slice(&body);
-    out
+    body.extend(head.out_bias.to_le_bytes());
+    body.extend(head.out_weights.iter().flat_map(|w| w.to_le_bytes()));
 }
 
 /// A cursor over the payload; reads are in bounds once the length was checked.
@@ -147,60 +179,73 @@ impl Reader<'_> {
 
 /// Checks and reads a network file.
 pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
-    let size = NetworkError::Size {
-        expected: FILE_LEN,
+    let size = |expected| NetworkError::Size {
+        expected,
         found: bytes.len(),
     };
     if bytes.len() < 8 {
-        return Err(size);
+        return Err(size(FILE_LEN));
     }
     if !is_network(bytes) {
         return Err(NetworkError::Magic);
     }
     if bytes.len() < HEADER {
-        return Err(size);
+        return Err(size(FILE_LEN));
     }
-    let mut header = Reader(&bytes[8..HEADER]);
+    let mut header = Reader(&bytes[8..]);
     let version = header.u32();
-    if version != VERSION {
-        return Err(NetworkError::Version(version));
+    let stored_sum = u64::from_le_bytes(header.take());
+    let (game_type, layers) = (header.u32(), [header.u32(), header.u32(), header.u32()]);
+    let heads = match version {
+        1 => 1,
+        2 if bytes.len() < HEADER + 4 => return Err(size(file_len(2))),
+        2 => header.u32(),
+        _ => return Err(NetworkError::Version(version)),
+    };
+    if version == 2 && !(2..=MAX_HEADS as u32).contains(&heads) {
+        return Err(NetworkError::Heads(heads));
     }
-    if bytes.len() != FILE_LEN {
-        return Err(size);
+    let expected = file_len(heads as usize);
+    if bytes.len() != expected {
+        return Err(size(expected));
     }
-    if body_checksum(bytes) != u64::from_le_bytes(header.take()) {
+    if body_checksum(bytes) != stored_sum {
         return Err(NetworkError::Checksum);
     }
-    let game_type = header.u32();
     let variant =
         Variant::from_game_type(game_type).ok_or(NetworkError::UnknownVariant(game_type))?;
-    let layers = [header.u32(), header.u32(), header.u32()];
     if layers != [INPUTS as u32, HIDDEN as u32, DENSE as u32] {
         return Err(NetworkError::Layers(layers));
     }
-    let mut r = Reader(&bytes[HEADER..]);
-    let mut net = Network::zeroed(variant);
+    let mut net = Network::zeroed(variant, heads as usize);
+    let mut r = Reader(&bytes[expected - FIRST_LAYER - heads as usize * HEAD..]);
     net.ft_bias.iter_mut().for_each(|w| *w = r.i16());
     net.ft_weights
         .iter_mut()
         .flatten()
         .for_each(|w| *w = r.i16());
-    net.dense_bias.iter_mut().for_each(|w| *w = r.i32());
+    for head in net.heads.iter_mut() {
+        read_head(&mut r, head);
+    }
+    Ok(net)
+}
+
+fn read_head(r: &mut Reader, head: &mut Head) {
+    head.dense_bias.iter_mut().for_each(|w| *w = r.i32());
     // Rows by neuron in the file, pairs of inputs in memory.
     for neuron in 0..DENSE {
         for input in 0..2 * HIDDEN {
-            net.set_dense_weight(input, neuron, i16::from(i8::from_le_bytes(r.take())));
+            head.set_dense_weight(input, neuron, i16::from(i8::from_le_bytes(r.take())));
         }
     }
-    net.out_bias = r.i32();
-    net.out_weights.iter_mut().for_each(|w| *w = r.i16());
-    Ok(net)
+    head.out_bias = r.i32();
+    head.out_weights.iter_mut().for_each(|w| *w = r.i16());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::nnue::tests::random_network;
+    use crate::search::eval::nnue::tests::{random_network, random_network_with_heads};
 
     fn sample() -> Vec<u8> {
         to_bytes(&random_network(1, Variant::English))
@@ -213,6 +258,41 @@ mod tests {
             let bytes = to_bytes(&net);
             assert_eq!(bytes.len(), FILE_LEN);
             assert_eq!(parse(&bytes), Ok(net));
+        }
+    }
+
+    #[test]
+    fn several_heads_round_trip_as_version_2() {
+        for heads in 2..=MAX_HEADS {
+            let net = random_network_with_heads(3, Variant::English, heads);
+            let bytes = to_bytes(&net);
+            assert_eq!(bytes[8], 2);
+            assert_eq!(bytes.len(), file_len(heads));
+            assert_eq!(parse(&bytes), Ok(net));
+        }
+    }
+
+    #[test]
+    fn version_2_files_with_heads_out_of_range_or_cut_short_are_refused() {
+        let bytes = to_bytes(&random_network_with_heads(4, Variant::Russian, 4));
+        for heads in [0, 1, MAX_HEADS as u32 + 1, u32::MAX] {
+            let mut other = bytes.clone();
+            other[36..40].copy_from_slice(&heads.to_le_bytes());
+            assert_eq!(parse(&other), Err(NetworkError::Heads(heads)), "{heads}");
+        }
+        let mut three = bytes.clone();
+        three[36..40].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(parse(&three), Err(NetworkError::Size { .. })));
+        for len in [HEADER, HEADER + 3, HEADER + 4, bytes.len() - 1] {
+            assert!(
+                matches!(parse(&bytes[..len]), Err(NetworkError::Size { .. })),
+                "{len}"
+            );
+        }
+        for at in [36, 40, 1000, bytes.len() - 1] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x04;
+            assert!(parse(&damaged).is_err(), "{at}");
         }
     }
 
@@ -242,8 +322,8 @@ mod tests {
         let dmw = crate::search::eval::EMBEDDED_FILE;
         assert_eq!(parse(dmw), Err(NetworkError::Magic));
         let mut bytes = sample();
-        bytes[8] = 2;
-        assert_eq!(parse(&bytes), Err(NetworkError::Version(2)));
+        bytes[8] = 3;
+        assert_eq!(parse(&bytes), Err(NetworkError::Version(3)));
         for at in [20, 24, 100, FILE_LEN - 1] {
             let mut bytes = sample();
             bytes[at] ^= 0x10;

@@ -7,7 +7,7 @@
 //! pieces (rows taken off and added per changed piece), or from scratch when no such
 //! ply is near or the difference is larger than the position.
 
-use super::nnue::{Accumulator, HIDDEN, Network, PieceSets, piece_sets};
+use super::nnue::{Accumulator, HIDDEN, Network, PieceSets, piece_count, piece_sets};
 use crate::board::Position;
 
 /// How many plies up an evaluation looks for computed accumulators.
@@ -68,7 +68,7 @@ impl AccumulatorStack {
         let (above, here) = self.entries.split_at_mut(ply);
         let entry = &mut here[0];
         if !(entry.computed && entry.sets == sets) {
-            let pieces = sets.iter().map(|s| s.count_ones()).sum::<u32>();
+            let pieces = piece_count(&sets);
             let source = above
                 .iter()
                 .rev()
@@ -90,7 +90,7 @@ impl AccumulatorStack {
             entry.sets = sets;
             entry.computed = true;
         }
-        net.output(&entry.acc, pos.side_to_move())
+        net.output(&entry.acc, pos.side_to_move(), piece_count(&sets))
     }
 }
 
