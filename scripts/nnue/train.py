@@ -166,7 +166,7 @@ def targets(rec, k, lam):
 
 def head_index(pieces, heads):
     """The head of positions of `pieces` pieces (nnue.rs's Network::head_index)."""
-    return (np.maximum(pieces, 1) - 1) * heads // FULL_BOARD
+    return np.minimum((np.maximum(pieces, 1) - 1) * heads // FULL_BOARD, heads - 1)
 
 
 class Net(torch.nn.Module):

@@ -211,10 +211,10 @@ impl Network {
 
     /// The head that scores a position of `pieces` pieces: with `n` heads, the piece
     /// counts 1 to 24 in `n` equal ranges, fewest first (four heads: 1–6, 7–12, 13–18,
-    /// 19–24).
+    /// 19–24; more than 24, as an analysed board may hold, the last).
     pub fn head_index(&self, pieces: u32) -> usize {
         let n = self.heads.len();
-        (pieces.max(1) as usize - 1) * n / FULL_BOARD
+        ((pieces.max(1) as usize - 1) * n / FULL_BOARD).min(n.saturating_sub(1))
     }
 
     /// The accumulators of a position with pieces `sets`, from scratch.
@@ -261,10 +261,8 @@ impl Network {
         for (x, &a) in input[HIDDEN..].iter_mut().zip(second.iter()) {
             *x = a.clamp(0, ACTIVATION as i16);
         }
-        let index = self
-            .head_index(pieces)
-            .min(self.heads.len().saturating_sub(1));
-        self.heads.get(index).map_or(0, |head| head.score(&input))
+        let head = self.heads.get(self.head_index(pieces));
+        head.map_or(0, |head| head.score(&input))
     }
 
     /// The score of `pos` for the side to move, from scratch.
@@ -491,13 +489,13 @@ pub(crate) mod tests {
     #[test]
     fn heads_split_the_piece_counts_evenly_fewest_first() {
         let four = random_network_with_heads(6, Variant::English, 4);
-        let heads: Vec<usize> = (0..=24).map(|n| four.head_index(n)).collect();
+        let heads: Vec<usize> = (0..=32).map(|n| four.head_index(n)).collect();
         assert_eq!(heads[..7], [0; 7]);
         assert_eq!(heads[7..13], [1; 6]);
         assert_eq!(heads[13..19], [2; 6]);
-        assert_eq!(heads[19..], [3; 6]);
+        assert_eq!(heads[19..], [3; 14]);
         let one = random_network(6, Variant::English);
-        assert!((0..=24).all(|n| one.head_index(n) == 0));
+        assert!((0..=32).all(|n| one.head_index(n) == 0));
     }
 
     #[test]

@@ -36,13 +36,14 @@ const HEAD: usize = 4 * DENSE + 2 * HIDDEN * DENSE + 4 + 2 * DENSE;
 /// Length of a network file of one head (version 1) in bytes.
 pub const FILE_LEN: usize = HEADER + FIRST_LAYER + HEAD;
 
+/// The header length of a file of `heads` heads (version 2 adds their number).
+fn header_len(heads: usize) -> usize {
+    if heads == 1 { HEADER } else { HEADER + 4 }
+}
+
 /// The length of a file of `heads` heads.
 pub fn file_len(heads: usize) -> usize {
-    if heads == 1 {
-        FILE_LEN
-    } else {
-        HEADER + 4 + FIRST_LAYER + heads * HEAD
-    }
+    header_len(heads) + FIRST_LAYER + heads * HEAD
 }
 
 /// Why a network file was refused.
@@ -218,7 +219,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
         return Err(NetworkError::Layers(layers));
     }
     let mut net = Network::zeroed(variant, heads as usize);
-    let mut r = Reader(&bytes[expected - FIRST_LAYER - heads as usize * HEAD..]);
+    let mut r = Reader(&bytes[header_len(heads as usize)..]);
     net.ft_bias.iter_mut().for_each(|w| *w = r.i16());
     net.ft_weights
         .iter_mut()
