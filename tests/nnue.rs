@@ -28,6 +28,15 @@ const HEADS_VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/nnue/english-tiny-heads.txt"
 );
+/// A network of two heads with second dense layers (format version 3), with its vectors.
+const SECOND_NET: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/nnue/english-tiny-second.dmn"
+);
+const SECOND_VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/nnue/english-tiny-second.txt"
+);
 
 fn damiera(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_damiera"))
@@ -112,6 +121,26 @@ fn the_engine_computes_the_trainers_integers_with_four_heads() {
     for (pos, expected) in vectors {
         let pieces = pos.occupied().count_ones();
         used[net.head_index(pieces)] += 1;
+        assert_eq!(net.evaluate(&pos), expected, "{pos:?}");
+        assert_eq!(
+            evaluate(&pos, EvalStyle::Pattern, loaded.weights()),
+            expected
+        );
+    }
+    assert!(used.iter().all(|&n| n > 0), "heads used: {used:?}");
+}
+
+#[test]
+fn the_engine_computes_the_trainers_integers_with_second_layers() {
+    let bytes = std::fs::read(SECOND_NET).unwrap();
+    assert_eq!(bytes[8], 3, "format version");
+    let net = nnue_file::parse(&bytes).unwrap();
+    assert_eq!(net.heads.len(), 2);
+    assert!(net.has_second_layer());
+    let loaded = EvalFile::load(SECOND_NET).unwrap();
+    let mut used = [0; 2];
+    for (pos, expected) in vectors_of(SECOND_VECTORS) {
+        used[net.head_index(pos.occupied().count_ones())] += 1;
         assert_eq!(net.evaluate(&pos), expected, "{pos:?}");
         assert_eq!(
             evaluate(&pos, EvalStyle::Pattern, loaded.weights()),

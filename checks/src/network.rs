@@ -3,7 +3,8 @@
 //! As for [`super::weights`], the first byte chooses:
 //! - even: the rest is a whole file, as read from disk;
 //! - odd: the rest edits a valid file (a tiny English network of `tests/data/nnue/`: of
-//!   one head, or of four with the first byte's third bit set), four bytes an edit: a
+//!   one head, of four with the first byte's third bit set, of two with second dense
+//!   layers with its fourth bit set), four bytes an edit: a
 //!   3-byte offset and the new byte. With the first byte's second bit set the checksum is
 //!   then recomputed, so the edits reach the network past the checksum; without it the
 //!   stored checksum is left as it was: corruption.
@@ -29,6 +30,9 @@ pub static ORIGINAL: &[u8] = include_bytes!("../../tests/data/nnue/english-tiny.
 /// A valid network file of four heads (format version 2).
 pub static HEADS: &[u8] = include_bytes!("../../tests/data/nnue/english-tiny-heads.dmn");
 
+/// A valid network file of two heads with second dense layers (format version 3).
+pub static SECOND: &[u8] = include_bytes!("../../tests/data/nnue/english-tiny-second.dmn");
+
 /// Where the checksum is stored.
 const CHECKSUM: std::ops::Range<usize> = 12..20;
 
@@ -41,7 +45,11 @@ pub fn check(data: &[u8]) -> Checked {
         return parses_back(rest, false);
     }
     let fixed = mode & 2 != 0;
-    let original = if mode & 4 != 0 { HEADS } else { ORIGINAL };
+    let original = match mode & 12 {
+        0 => ORIGINAL,
+        4 => HEADS,
+        _ => SECOND,
+    };
     let mut file = original.to_vec();
     for edit in rest.chunks_exact(4) {
         let offset = usize::from(edit[0]) | usize::from(edit[1]) << 8 | usize::from(edit[2]) << 16;

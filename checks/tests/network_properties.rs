@@ -3,7 +3,7 @@
 //! and without the checksum recomputed, and random cuts and tails of it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failed unwrap fails the test
 
-use damiera_checks::network::{HEADS, ORIGINAL, check};
+use damiera_checks::network::{HEADS, ORIGINAL, SECOND, check};
 use proptest::prelude::*;
 
 proptest! {
@@ -28,6 +28,14 @@ proptest! {
     fn cut_and_extended_files_of_four_heads_keep_the_properties(len in 0..=HEADS.len(), tail in proptest::collection::vec(any::<u8>(), 0..8)) {
         let mut data = vec![0u8];
         data.extend_from_slice(&HEADS[..len]);
+        data.extend(tail);
+        prop_assert_eq!(check(&data), Ok(()));
+    }
+
+    #[test]
+    fn cut_and_extended_files_with_second_layers_keep_the_properties(len in 0..=SECOND.len(), tail in proptest::collection::vec(any::<u8>(), 0..8)) {
+        let mut data = vec![0u8];
+        data.extend_from_slice(&SECOND[..len]);
         data.extend(tail);
         prop_assert_eq!(check(&data), Ok(()));
     }

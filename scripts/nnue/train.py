@@ -24,6 +24,10 @@ back into floats at the data's scale k: `--epochs 0` writes the same bytes back)
 `--heads N` gives the network N output heads (a dense and an output layer each), one
 per range of piece counts (four: 1-6, 7-12, 13-18, 19-24 pieces); it is written as
 format version 2. Started from a one-head network, every head starts as its head.
+
+`--second-layer` gives every head a second dense layer (32 -> 32, clipped ReLU, as
+GuiNN's networks have), written as format version 3. Started from a network without one,
+the layer starts as the identity, so the network starts as the one it comes from.
 """
 
 import argparse
@@ -36,7 +40,7 @@ import torch
 
 MAGIC_DATA = b"DMRADATA"
 MAGIC_NET = b"DMRANNUE"
-NET_VERSION = 2  # 1 for one head
+NET_VERSION = 3  # 1 for one head, 2 for several, 3 with second dense layers
 MAX_HEADS = 8
 FULL_BOARD = 24  # pieces at the start: heads split 1..24 in equal ranges
 RECORD = np.dtype(
@@ -174,12 +178,18 @@ class Net(torch.nn.Module):
     dense and output layers of each head side by side (`dense` has DENSE outputs a head,
     `out` one output a head)."""
 
-    def __init__(self, heads=1):
+    def __init__(self, heads=1, second=False):
         super().__init__()
         self.heads = heads
+        self.second = second
         self.ft = torch.nn.Linear(INPUTS, HIDDEN)
         self.dense = torch.nn.Linear(2 * HIDDEN, DENSE * heads)
         self.out = torch.nn.Linear(DENSE, heads)
+        if second:
+            # Each head's second dense layer: weights [head, neuron, input], biases [head, neuron].
+            bound = 1 / DENSE**0.5
+            self.second_w = torch.nn.Parameter(torch.empty(heads, DENSE, DENSE).uniform_(-bound, bound))
+            self.second_b = torch.nn.Parameter(torch.empty(heads, DENSE).uniform_(-bound, bound))
 
     def forward(self, white_view, black_view, white_to_move):
         w = torch.clamp(self.ft(white_view), 0, 1)
@@ -187,11 +197,13 @@ class Net(torch.nn.Module):
         stm = white_to_move.unsqueeze(1)
         x = torch.cat([torch.where(stm, w, b), torch.where(stm, b, w)], dim=1)
         h = torch.clamp(self.dense(x), 0, 1)
-        if self.heads == 1:
+        if self.heads == 1 and not self.second:
             return self.out(h).squeeze(1)
         pieces = white_view.sum(1).long()
         head = ((pieces.clamp(min=1) - 1) * self.heads // FULL_BOARD).clamp(max=self.heads - 1)
         h = h.view(-1, self.heads, DENSE)[torch.arange(len(head)), head]
+        if self.second:
+            h = torch.clamp(torch.einsum("noi,ni->no", self.second_w[head], h) + self.second_b[head], 0, 1)
         return (h * self.out.weight[head]).sum(1) + self.out.bias[head]
 
     @torch.no_grad()
@@ -201,6 +213,8 @@ class Net(torch.nn.Module):
         self.ft.weight.clamp_(-limit, limit)
         self.ft.bias.clamp_(-limit, limit)
         self.dense.weight.clamp_(-128 / WEIGHT_SCALE, 127 / WEIGHT_SCALE)
+        if self.second:
+            self.second_w.clamp_(-128 / WEIGHT_SCALE, 127 / WEIGHT_SCALE)
         out_limit = 32767 * k / OUTPUT_SCALE
         self.out.weight.clamp_(-out_limit, out_limit)
 
@@ -219,6 +233,11 @@ def quantize(net, k):
         dict(d_w=d_w[i * DENSE : (i + 1) * DENSE], d_b=d_b[i * DENSE : (i + 1) * DENSE], o_w=o_w[i], o_b=np.int32(o_b[i]))
         for i in range(net.heads)
     ]
+    if net.second:
+        s_w = np.clip(np.round(g(net.second_w) * WEIGHT_SCALE), -128, 127).astype(np.int8)
+        s_b = np.clip(np.round(g(net.second_b) * ACTIVATION * WEIGHT_SCALE), -2**31, 2**31 - 1).astype(np.int32)
+        for i, hq in enumerate(heads):
+            hq["s_w"], hq["s_b"] = s_w[i], s_b[i]
     return dict(ft_w=ft_w, ft_b=ft_b, heads=heads)
 
 
@@ -241,6 +260,9 @@ def integer_scores(q, white_view, black_view, white_to_move):
         rows = head == i
         s = wrap(x[rows] @ hq["d_w"].astype(np.int64).T + hq["d_b"].astype(np.int64), 32)
         h = np.clip(s >> 6, 0, ACTIVATION)
+        if "s_w" in hq:
+            s = wrap(h @ hq["s_w"].astype(np.int64).T + hq["s_b"].astype(np.int64), 32)
+            h = np.clip(s >> 6, 0, ACTIVATION)
         out = int(hq["o_b"]) + h @ hq["o_w"].astype(np.int64)
         scores[rows] = np.floor_divide(out, ACTIVATION * OUTPUT_SCALE)
     return scores
@@ -256,15 +278,20 @@ def checksum(body):
 
 def to_bytes(q, variant):
     """The file: format version 1 for one head (the bytes of networks made before heads),
-    2 with the number of heads for more."""
+    2 with the number of heads for more, 3 with second dense layers (and their size)."""
     heads = q["heads"]
-    version = 1 if len(heads) == 1 else NET_VERSION
+    second = "s_w" in heads[0]
+    version = 3 if second else 1 if len(heads) == 1 else 2
     body = struct.pack("<I", GAME_TYPES[variant]) + struct.pack("<III", INPUTS, HIDDEN, DENSE)
-    if version == 2:
+    if version >= 2:
         body += struct.pack("<I", len(heads))
+    if version == 3:
+        body += struct.pack("<I", DENSE)
     body += q["ft_b"].astype("<i2").tobytes() + q["ft_w"].astype("<i2").tobytes()
     for hq in heads:
         body += hq["d_b"].astype("<i4").tobytes() + hq["d_w"].astype("i1").tobytes()
+        if second:
+            body += hq["s_b"].astype("<i4").tobytes() + hq["s_w"].astype("i1").tobytes()
         body += struct.pack("<i", int(hq["o_b"])) + hq["o_w"].astype("<i2").tobytes()
     return MAGIC_NET + struct.pack("<I", version) + struct.pack("<Q", checksum(body)) + body
 
@@ -276,8 +303,8 @@ def from_bytes(data, variant, path):
     if len(data) < head + 16 or data[: len(MAGIC_NET)] != MAGIC_NET:
         sys.exit(f"{path}: not a network file (no {MAGIC_NET.decode()} header)")
     version, stored = struct.unpack("<IQ", data[len(MAGIC_NET) : head])
-    if version not in (1, NET_VERSION):
-        sys.exit(f"{path}: network format {version}; this trainer reads 1 and {NET_VERSION}")
+    if version not in (1, 2, 3):
+        sys.exit(f"{path}: network format {version}; this trainer reads 1 to {NET_VERSION}")
     body = data[head:]
     if checksum(body) != stored:
         sys.exit(f"{path}: damaged network file (checksum differs)")
@@ -287,13 +314,22 @@ def from_bytes(data, variant, path):
     if (inputs, hidden, dense) != (INPUTS, HIDDEN, DENSE):
         sys.exit(f"{path}: a {inputs}-{hidden}-{dense} network; this trainer makes {INPUTS}-{HIDDEN}-{DENSE}")
     at, heads = 16, 1
-    if version == 2:
+    if version >= 2:
         (heads,) = struct.unpack("<I", body[16:20]) if len(body) >= 20 else (0,)
         at = 20
-        if not 2 <= heads <= MAX_HEADS:
-            sys.exit(f"{path}: {heads} heads; a version 2 network has 2 to {MAX_HEADS}")
+        least = 1 if version == 3 else 2
+        if not least <= heads <= MAX_HEADS:
+            sys.exit(f"{path}: {heads} heads; a version {version} network has {least} to {MAX_HEADS}")
+    if version == 3:
+        (second,) = struct.unpack("<I", body[20:24]) if len(body) >= 24 else (0,)
+        at = 24
+        if second != DENSE:
+            sys.exit(f"{path}: a second dense layer of {second}; this trainer makes {DENSE}")
     first = [("ft_b", "<i2", HIDDEN), ("ft_w", "<i2", INPUTS * HIDDEN)]
-    per_head = [("d_b", "<i4", DENSE), ("d_w", "i1", DENSE * 2 * HIDDEN), ("o_b", "<i4", 1), ("o_w", "<i2", DENSE)]
+    per_head = [("d_b", "<i4", DENSE), ("d_w", "i1", DENSE * 2 * HIDDEN)]
+    if version == 3:
+        per_head += [("s_b", "<i4", DENSE), ("s_w", "i1", DENSE * DENSE)]
+    per_head += [("o_b", "<i4", 1), ("o_w", "<i2", DENSE)]
     size = lambda fields: sum(np.dtype(t).itemsize * n for _, t, n in fields)
     if len(body) != at + size(first) + heads * size(per_head):
         sys.exit(f"{path}: {len(data)} bytes, not the size of a {INPUTS}-{HIDDEN}-{DENSE} network of {heads} heads")
@@ -312,6 +348,8 @@ def from_bytes(data, variant, path):
     for _ in range(heads):
         hq = read(per_head)
         hq["d_w"] = hq["d_w"].reshape(DENSE, 2 * HIDDEN)
+        if "s_w" in hq:
+            hq["s_w"] = hq["s_w"].reshape(DENSE, DENSE)
         hq["o_b"] = hq["o_b"][0]
         q["heads"].append(hq)
     return q
@@ -333,6 +371,13 @@ def load_weights(net, q, k):
     net.dense.bias.copy_(t(np.concatenate([h["d_b"] for h in heads]) / (ACTIVATION * WEIGHT_SCALE)))
     net.out.weight.copy_(t(np.stack([h["o_w"] for h in heads]) * k / OUTPUT_SCALE))
     net.out.bias.copy_(t(np.array([h["o_b"] for h in heads]) * k / (ACTIVATION * OUTPUT_SCALE)))
+    if net.second:
+        # A network without second layers: each starts as the identity, which scores the same.
+        eye = np.eye(DENSE) * WEIGHT_SCALE
+        net.second_w.copy_(t(np.stack([h.get("s_w", eye) for h in heads]) / WEIGHT_SCALE))
+        net.second_b.copy_(t(np.stack([h.get("s_b", np.zeros(DENSE)) for h in heads]) / (ACTIVATION * WEIGHT_SCALE)))
+    elif "s_w" in heads[0]:
+        sys.exit("--init: a network with second dense layers; give --second-layer")
 
 
 def main():
@@ -347,6 +392,7 @@ def main():
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--init", help="start from this network (.dmn) instead of random weights")
     ap.add_argument("--heads", type=int, default=1, help=f"output heads, by piece count (1 to {MAX_HEADS})")
+    ap.add_argument("--second-layer", action="store_true", help="a second dense layer in every head (format version 3)")
     ap.add_argument("--vectors", help="also write test vectors (positions and integer scores) here")
     ap.add_argument("--vector-count", type=int, default=64)
     args = ap.parse_args()
@@ -373,7 +419,7 @@ def main():
         w, b, m = features(rec_part)
         return torch.from_numpy(w), torch.from_numpy(b), torch.from_numpy(m), torch.from_numpy(y_part)
 
-    net = Net(args.heads)
+    net = Net(args.heads, args.second_layer)
     if args.init:
         try:
             with open(args.init, "rb") as f:

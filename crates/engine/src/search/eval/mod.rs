@@ -173,7 +173,7 @@ impl EvalFile {
         let io = |e: std::io::Error| WeightsError::Io(format!("{path}: {e}"));
         let file = std::fs::File::open(path).map_err(io)?;
         let mut bytes = Vec::new();
-        let longest = weights_file::FILE_LEN.max(nnue_file::FILE_LEN);
+        let longest = weights_file::FILE_LEN.max(nnue_file::MAX_FILE_LEN);
         file.take(longest as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(io)?;

@@ -11,6 +11,8 @@
 //!   accumulators (White's view, Black's view) that the search updates move by move;
 //!   they are concatenated side to move first and clipped to 0..=1 (ReLU).
 //! - a dense layer 2×[`HIDDEN`] = 256 → [`DENSE`] = 32, clipped ReLU;
+//! - optionally (format version 3) a second dense layer 32 → 32, clipped ReLU, as
+//!   GuiNN's networks have;
 //! - an output layer 32 → 1: the score in hundredths of a man, side to move's view.
 //! - heads: the dense and output layers together form a head; a network has one or
 //!   more (up to [`MAX_HEADS`]), each for a range of piece counts
@@ -36,7 +38,7 @@
 //!   refresh whatever a file holds);
 //! - dense layer: weights `i8`, `round(w × 64)`; biases `i32`, `round(b × 127 × 64)`; the
 //!   sum, in units of 127 × 64, is shifted right by [`WEIGHT_SHIFT`] (6, floor) and
-//!   clipped to 0..=127;
+//!   clipped to 0..=127; the second dense layer, where there is one, the same way;
 //! - output: weights `i16`, `round(w × 32)` with `w` in hundredths of a man per unit;
 //!   bias `i32`, `round(b × 127 × 32)`; the score is the sum divided by 127 × 32,
 //!   rounded down (floor).
@@ -94,18 +96,67 @@ pub struct Head {
     /// [`Head::dense_weight`] reads one by input and neuron. Pairs, because one
     /// multiply-add instruction (`pmaddwd`) takes two inputs' products for a neuron.
     pub dense_weights: Box<[[i16; 2 * DENSE]; HIDDEN]>,
+    /// The second dense layer, if the network has one (every head or none).
+    pub second: Option<SecondLayer>,
     /// Output bias.
     pub out_bias: i32,
     /// Output weights.
     pub out_weights: [i16; DENSE],
 }
 
+/// A second dense layer, [`DENSE`] → [`DENSE`], between the dense layer and the output:
+/// integers as the dense layer's.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SecondLayer {
+    /// Biases, units 127 × 64.
+    pub bias: [i32; DENSE],
+    /// Weights, 64 a unit, by pairs of inputs as [`Head::dense_weights`] (values in the
+    /// `i8` range, kept as `i16`); [`SecondLayer::weight`] reads one.
+    pub weights: [[i16; 2 * DENSE]; DENSE / 2],
+}
+
+impl SecondLayer {
+    /// Every weight and bias zero.
+    pub(crate) fn zeroed() -> SecondLayer {
+        SecondLayer {
+            bias: [0; DENSE],
+            weights: [[0; 2 * DENSE]; DENSE / 2],
+        }
+    }
+
+    /// The weight of input `input` in neuron `neuron`.
+    pub fn weight(&self, input: usize, neuron: usize) -> i16 {
+        self.weights[input / 2][2 * neuron + input % 2]
+    }
+
+    /// Sets the weight of input `input` in neuron `neuron`.
+    pub fn set_weight(&mut self, input: usize, neuron: usize, weight: i16) {
+        self.weights[input / 2][2 * neuron + input % 2] = weight;
+    }
+
+    /// The layer that passes its inputs on unchanged (activations are already clipped
+    /// to 0..=127): a head with it scores as the head without.
+    pub fn identity() -> SecondLayer {
+        let mut layer = SecondLayer::zeroed();
+        for o in 0..DENSE {
+            layer.set_weight(o, o, 1 << WEIGHT_SHIFT);
+        }
+        layer
+    }
+
+    /// The layer's clipped outputs for clipped inputs `hidden`.
+    fn forward(&self, hidden: &[i16; DENSE]) -> [i16; DENSE] {
+        dense_sums(&self.bias, &self.weights, hidden).map(clipped)
+    }
+}
+
 impl Head {
-    /// A head with every weight and bias zero.
-    pub(crate) fn zeroed() -> Head {
+    /// A head with every weight and bias zero, with a second dense layer or without.
+    pub(crate) fn zeroed(second: bool) -> Head {
         Head {
             dense_bias: [0; DENSE],
             dense_weights: Box::new([[0; 2 * DENSE]; HIDDEN]),
+            second: second.then(SecondLayer::zeroed),
             out_bias: 0,
             out_weights: [0; DENSE],
         }
@@ -124,21 +175,35 @@ impl Head {
     /// The score of clipped first-layer outputs `input`, hundredths of a man.
     fn score(&self, input: &[i16; 2 * HIDDEN]) -> i32 {
         let sums = dense_sums(&self.dense_bias, &self.dense_weights, input);
+        let mut hidden = sums.map(clipped);
+        if let Some(second) = &self.second {
+            hidden = second.forward(&hidden);
+        }
         let mut out = i64::from(self.out_bias);
-        for (&sum, &w) in sums.iter().zip(self.out_weights.iter()) {
-            let hidden = (sum >> WEIGHT_SHIFT).clamp(0, ACTIVATION);
-            out += i64::from(hidden) * i64::from(w);
+        for (&h, &w) in hidden.iter().zip(self.out_weights.iter()) {
+            out += i64::from(h) * i64::from(w);
         }
         let score = out.div_euclid(i64::from(ACTIVATION * OUTPUT_SCALE));
         score.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 }
 
+/// A dense layer's sum as an activation: shifted to units of 127 and clipped to 0..=127.
+#[inline(always)]
+fn clipped(sum: i32) -> i16 {
+    (sum >> WEIGHT_SHIFT).clamp(0, ACTIVATION) as i16
+}
+
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let second = if self.has_second_layer() {
+            format!("→{DENSE}")
+        } else {
+            String::new()
+        };
         write!(
             f,
-            "Network({}, {INPUTS}→2×{HIDDEN}→{DENSE}→1, {} heads)",
+            "Network({}, {INPUTS}→2×{HIDDEN}→{DENSE}{second}→1, {} heads)",
             self.variant,
             self.heads.len()
         )
@@ -198,15 +263,20 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 impl Network {
-    /// A network of `variant` with `heads` heads, every weight and bias zero, to be
-    /// filled in.
-    pub(crate) fn zeroed(variant: Variant, heads: usize) -> Network {
+    /// A network of `variant` with `heads` heads, with second dense layers or without,
+    /// every weight and bias zero, to be filled in.
+    pub(crate) fn zeroed(variant: Variant, heads: usize, second: bool) -> Network {
         Network {
             variant,
             ft_bias: [0; HIDDEN],
             ft_weights: Box::new([[0; HIDDEN]; INPUTS]),
-            heads: (0..heads).map(|_| Head::zeroed()).collect(),
+            heads: (0..heads).map(|_| Head::zeroed(second)).collect(),
         }
+    }
+
+    /// Whether the heads have a second dense layer (format version 3).
+    pub fn has_second_layer(&self) -> bool {
+        self.heads.iter().any(|head| head.second.is_some())
     }
 
     /// The head that scores a position of `pieces` pieces: with `n` heads, the piece
@@ -280,11 +350,14 @@ impl Network {
 /// CPU) otherwise; the compiler does not find this pairing on its own. Elsewhere (the
 /// browser build) the loop is plain code. All give the same integers: a pair's sum is at
 /// most 2 × 127 × 128, and the running sums wrap.
+///
+/// `input` has two values per row of `weights` (the first dense layer: 256; the second:
+/// 32).
 #[inline]
-fn dense_sums(
+fn dense_sums<const PAIRS: usize>(
     bias: &[i32; DENSE],
-    weights: &[[i16; 2 * DENSE]; HIDDEN],
-    input: &[i16; 2 * HIDDEN],
+    weights: &[[i16; 2 * DENSE]; PAIRS],
+    input: &[i16],
 ) -> [i32; DENSE] {
     #[cfg(target_arch = "x86_64")]
     {
@@ -302,10 +375,10 @@ fn dense_sums(
 
 /// Input by input, skipping the zeros (the clipped ReLU makes many).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-fn dense_sums_portable(
+fn dense_sums_portable<const PAIRS: usize>(
     bias: &[i32; DENSE],
-    weights: &[[i16; 2 * DENSE]; HIDDEN],
-    input: &[i16; 2 * HIDDEN],
+    weights: &[[i16; 2 * DENSE]; PAIRS],
+    input: &[i16],
 ) -> [i32; DENSE] {
     let mut sums = *bias;
     for (pair, column) in input.chunks_exact(2).zip(weights.iter()) {
@@ -329,7 +402,7 @@ fn dense_sums_portable(
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{DENSE, HIDDEN};
+    use super::DENSE;
 
     /// Both inputs of a pair in one 32-bit lane: `a₀` low, `a₁` high.
     #[inline(always)]
@@ -339,10 +412,10 @@ mod x86 {
 
     /// SSE2, which every x86-64 CPU has: 32 sums in eight registers.
     #[target_feature(enable = "sse2")]
-    pub(super) fn dense_sums_sse2(
+    pub(super) fn dense_sums_sse2<const PAIRS: usize>(
         bias: &[i32; DENSE],
-        weights: &[[i16; 2 * DENSE]; HIDDEN],
-        input: &[i16; 2 * HIDDEN],
+        weights: &[[i16; 2 * DENSE]; PAIRS],
+        input: &[i16],
     ) -> [i32; DENSE] {
         const LANES: usize = 4;
         let mut sums = [_mm_setzero_si128(); DENSE / LANES];
@@ -369,10 +442,10 @@ mod x86 {
 
     /// AVX2: 32 sums in four registers, half the instructions of SSE2.
     #[target_feature(enable = "avx2")]
-    pub(super) fn dense_sums_avx2(
+    pub(super) fn dense_sums_avx2<const PAIRS: usize>(
         bias: &[i32; DENSE],
-        weights: &[[i16; 2 * DENSE]; HIDDEN],
-        input: &[i16; 2 * HIDDEN],
+        weights: &[[i16; 2 * DENSE]; PAIRS],
+        input: &[i16],
     ) -> [i32; DENSE] {
         const LANES: usize = 8;
         let mut sums = [_mm256_setzero_si256(); DENSE / LANES];
@@ -405,9 +478,20 @@ pub(crate) mod tests {
     /// A network of seeded random weights, in the ranges a trained one has, with
     /// `heads` heads.
     pub(crate) fn random_network_with_heads(seed: u64, variant: Variant, heads: usize) -> Network {
+        random_network_with(seed, variant, heads, false)
+    }
+
+    /// A network of seeded random weights with `heads` heads, each with a second dense
+    /// layer or without.
+    pub(crate) fn random_network_with(
+        seed: u64,
+        variant: Variant,
+        heads: usize,
+        second: bool,
+    ) -> Network {
         let mut rng = Rng::new(seed);
         let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
-        let mut net = Network::zeroed(variant, heads);
+        let mut net = Network::zeroed(variant, heads, second);
         net.ft_bias.iter_mut().for_each(|b| *b = small(60));
         net.ft_weights
             .iter_mut()
@@ -421,6 +505,17 @@ pub(crate) mod tests {
                 .iter_mut()
                 .flatten()
                 .for_each(|w| *w = small(127));
+            if let Some(layer) = head.second.as_mut() {
+                layer
+                    .bias
+                    .iter_mut()
+                    .for_each(|b| *b = i32::from(small(3000)));
+                layer
+                    .weights
+                    .iter_mut()
+                    .flatten()
+                    .for_each(|w| *w = small(127));
+            }
             head.out_bias = i32::from(small(5000));
             head.out_weights.iter_mut().for_each(|w| *w = small(3000));
         }
@@ -487,6 +582,26 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn every_build_of_the_second_layer_gives_the_same_sums() {
+        let mut rng = Rng::new(19);
+        let net = random_network_with(9, Variant::English, 1, true);
+        let Some(layer) = &net.heads[0].second else {
+            panic!("a second layer was asked for")
+        };
+        for _ in 0..50 {
+            let input: [i16; DENSE] = std::array::from_fn(|_| rng.below(128) as i16);
+            let plain = dense_sums_portable(&layer.bias, &layer.weights, &input);
+            assert_eq!(plain, dense_sums(&layer.bias, &layer.weights, &input));
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: SSE2 is part of every x86-64 CPU.
+                let sse2 = unsafe { x86::dense_sums_sse2(&layer.bias, &layer.weights, &input) };
+                assert_eq!(plain, sse2);
+            }
+        }
+    }
+
+    #[test]
     fn heads_split_the_piece_counts_evenly_fewest_first() {
         let four = random_network_with_heads(6, Variant::English, 4);
         let heads: Vec<usize> = (0..=32).map(|n| four.head_index(n)).collect();
@@ -509,6 +624,42 @@ pub(crate) mod tests {
             alone.heads = vec![four.heads[(head + 1) % 4].clone()];
             assert_ne!(four.evaluate(&pos), alone.evaluate(&pos), "{fen}");
         }
+    }
+
+    #[test]
+    fn an_identity_second_layer_scores_as_none() {
+        let one = random_network_with_heads(8, Variant::English, 2);
+        let mut two = one.clone();
+        two.heads
+            .iter_mut()
+            .for_each(|head| head.second = Some(SecondLayer::identity()));
+        assert!(two.has_second_layer() && !one.has_second_layer());
+        for fen in [
+            "W:W21-32:B1-12",
+            "B:W18,K1,22:B12,K30,5",
+            "W:W22,23,K5:B9,10",
+        ] {
+            let pos = Position::parse(fen).unwrap();
+            assert_eq!(one.evaluate(&pos), two.evaluate(&pos), "{fen}");
+        }
+        let random = random_network_with(8, Variant::English, 2, true);
+        let pos = Position::start();
+        assert_ne!(random.evaluate(&pos), one.evaluate(&pos));
+    }
+
+    #[test]
+    fn the_second_layer_sums_clips_and_shifts() {
+        let mut layer = SecondLayer::zeroed();
+        layer.bias[0] = -64;
+        for (input, w) in [64, -128, 127].into_iter().enumerate() {
+            layer.set_weight(input, 0, w);
+        }
+        layer.set_weight(0, 1, 127);
+        let mut hidden = [0; DENSE];
+        hidden[..3].copy_from_slice(&[100, 10, 1]);
+        let out = layer.forward(&hidden);
+        // (−64 + 6400 − 1280 + 127) >> 6 = 5183 >> 6 = 80; 12700 >> 6 = 198, clipped.
+        assert_eq!(out[..3], [80, 127, 0]);
     }
 
     #[test]

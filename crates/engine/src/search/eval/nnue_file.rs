@@ -1,49 +1,71 @@
 //! The network file (`.dmn`) of the network evaluation ([`super::nnue`]).
 //!
-//! Layout, little-endian (format versions 1 and 2):
+//! Layout, little-endian (format versions 1, 2 and 3):
 //!
 //! | bytes  | content                                                      |
 //! |--------|--------------------------------------------------------------|
 //! | 0..8   | magic `DMRANNUE`                                             |
-//! | 8..12  | format version, `u32`: 1 (one head) or 2 (several)           |
+//! | 8..12  | format version, `u32`: 1 (one head), 2 (several), 3 (second dense layers) |
 //! | 12..20 | FNV-1a 64-bit hash of bytes 20.. (everything after it)       |
 //! | 20..24 | the variant the network was trained for: its PDN `GameType`, `u32` |
 //! | 24..36 | layer sizes, three `u32`: inputs, first layer, dense layer (128, 128, 32) |
-//! | 36..40 | version 2 only: the number of heads, `u32`, 2 to [`MAX_HEADS`] |
-//! | then   | payload: first layer biases `i16` × 128; first layer weights `i16` × 128 × 128 (row by input feature); then each head in turn, fewest pieces first: dense biases `i32` × 32; dense weights `i8` × 32 × 256 (row by neuron); output bias `i32`; output weights `i16` × 32 |
+//! | 36..40 | versions 2 and 3: the number of heads, `u32`: 2 to [`MAX_HEADS`] (version 2), 1 to [`MAX_HEADS`] (version 3) |
+//! | 40..44 | version 3 only: the second dense layer's size, `u32` (32)    |
+//! | then   | payload: first layer biases `i16` × 128; first layer weights `i16` × 128 × 128 (row by input feature); then each head in turn, fewest pieces first: dense biases `i32` × 32; dense weights `i8` × 32 × 256 (row by neuron); version 3 only: second layer biases `i32` × 32, weights `i8` × 32 × 32 (row by neuron); output bias `i32`; output weights `i16` × 32 |
 //!
-//! A network of one head is written as version 1, so that files made before heads
-//! existed read and write the same bytes. Nothing may follow the payload. A file that is
-//! too short or too long, names other layer sizes, another version, a number of heads
-//! out of range or an unknown game, or fails its checksum is refused.
+//! A network of one head is written as version 1 and one of several as version 2, so
+//! that files made before heads or second layers existed read and write the same bytes;
+//! a network with second dense layers is version 3 (a head without one is written with
+//! the identity layer, which scores the same). Nothing may follow the payload. A file
+//! that is too short or too long, names other layer sizes, another version, a number of
+//! heads out of range or an unknown game, or fails its checksum is refused.
 
 use std::fmt;
 
-use super::nnue::{DENSE, HIDDEN, Head, INPUTS, MAX_HEADS, Network};
+use super::nnue::{DENSE, HIDDEN, Head, INPUTS, MAX_HEADS, Network, SecondLayer};
 use super::weights_file::fnv1a;
 use crate::board::Variant;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"DMRANNUE";
-/// The newest format version this build reads and writes (it reads 1 too).
-pub const VERSION: u32 = 2;
-/// Header length in bytes, version 1 (version 2 adds the number of heads).
+/// The newest format version this build reads and writes (it reads 1 and 2 too).
+pub const VERSION: u32 = 3;
+/// Header length in bytes, version 1 (version 2 adds the number of heads, version 3
+/// that and the second layer's size).
 pub const HEADER: usize = 36;
 /// Length of the first layer in the payload, bytes.
 const FIRST_LAYER: usize = 2 * HIDDEN + 2 * INPUTS * HIDDEN;
-/// Length of a head in the payload, bytes.
+/// Length of a head in the payload, bytes (without a second dense layer).
 const HEAD: usize = 4 * DENSE + 2 * HIDDEN * DENSE + 4 + 2 * DENSE;
+/// Length of a second dense layer in the payload, bytes.
+const SECOND: usize = 4 * DENSE + DENSE * DENSE;
 /// Length of a network file of one head (version 1) in bytes.
 pub const FILE_LEN: usize = HEADER + FIRST_LAYER + HEAD;
+/// Length of the longest network file: version 3 with the most heads.
+pub const MAX_FILE_LEN: usize = HEADER + 8 + FIRST_LAYER + MAX_HEADS * (HEAD + SECOND);
 
-/// The header length of a file of `heads` heads (version 2 adds their number).
-fn header_len(heads: usize) -> usize {
-    if heads == 1 { HEADER } else { HEADER + 4 }
+/// The file version of a network of `heads` heads, with second dense layers or without.
+fn version_of(heads: usize, second: bool) -> u32 {
+    match (heads, second) {
+        (_, true) => 3,
+        (1, false) => 1,
+        _ => 2,
+    }
 }
 
-/// The length of a file of `heads` heads.
-pub fn file_len(heads: usize) -> usize {
-    header_len(heads) + FIRST_LAYER + heads * HEAD
+/// The header length of a file of format `version`.
+fn header_len(version: u32) -> usize {
+    match version {
+        1 => HEADER,
+        2 => HEADER + 4,
+        _ => HEADER + 8,
+    }
+}
+
+/// The length of a file of `heads` heads, with second dense layers or without.
+pub fn file_len(heads: usize, second: bool) -> usize {
+    let head = if second { HEAD + SECOND } else { HEAD };
+    header_len(version_of(heads, second)) + FIRST_LAYER + heads * head
 }
 
 /// Why a network file was refused.
@@ -66,8 +88,10 @@ pub enum NetworkError {
     UnknownVariant(u32),
     /// The network has other layer sizes than this build's.
     Layers([u32; 3]),
-    /// A version 2 file names a number of heads out of range.
+    /// A version 2 or 3 file names a number of heads out of range.
     Heads(u32),
+    /// A version 3 file names a second dense layer of another size than this build's.
+    SecondLayer(u32),
 }
 
 impl fmt::Display for NetworkError {
@@ -77,7 +101,7 @@ impl fmt::Display for NetworkError {
             NetworkError::Version(v) => {
                 write!(
                     f,
-                    "network file version {v}, this build reads 1 and {VERSION}"
+                    "network file version {v}, this build reads 1 to {VERSION}"
                 )
             }
             NetworkError::Size { expected, found } => write!(
@@ -95,7 +119,11 @@ impl fmt::Display for NetworkError {
             ),
             NetworkError::Heads(n) => write!(
                 f,
-                "network file has {n} heads, this build reads 2 to {MAX_HEADS} in a version 2 file"
+                "network file has {n} heads, this build reads 2 to {MAX_HEADS} in a version 2 file, 1 to {MAX_HEADS} in version 3"
+            ),
+            NetworkError::SecondLayer(n) => write!(
+                f,
+                "network file has a second dense layer of {n}, this build reads {DENSE}"
             ),
         }
     }
@@ -114,15 +142,20 @@ pub fn is_network(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// The file bytes of `net`: version 1 for one head, 2 for more.
+/// The file bytes of `net`: version 1 for one head, 2 for more, 3 with second dense
+/// layers.
 pub fn to_bytes(net: &Network) -> Vec<u8> {
     let mut body = net.variant.game_type().to_le_bytes().to_vec();
     for size in [INPUTS, HIDDEN, DENSE] {
         body.extend((size as u32).to_le_bytes());
     }
-    let version = if net.heads.len() == 1 { 1u32 } else { 2 };
-    if version == 2 {
+    let second = net.has_second_layer();
+    let version = version_of(net.heads.len(), second);
+    if version >= 2 {
         body.extend((net.heads.len() as u32).to_le_bytes());
+    }
+    if version == 3 {
+        body.extend((DENSE as u32).to_le_bytes());
     }
     body.extend(net.ft_bias.iter().flat_map(|w| w.to_le_bytes()));
     body.extend(
@@ -132,9 +165,9 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
             .flat_map(|w| w.to_le_bytes()),
     );
     for head in &net.heads {
-        write_head(&mut body, head);
+        write_head(&mut body, head, second);
     }
-    let mut out = Vec::with_capacity(file_len(net.heads.len()));
+    let mut out = Vec::with_capacity(file_len(net.heads.len(), second));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&fnv1a(&body).to_le_bytes());
@@ -142,7 +175,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     out
 }
 
-fn write_head(body: &mut Vec<u8>, head: &Head) {
+fn write_head(body: &mut Vec<u8>, head: &Head, second: bool) {
     body.extend(head.dense_bias.iter().flat_map(|w| w.to_le_bytes()));
     // Dense weights are `i8` in the file; the reader keeps them within that range.
     for neuron in 0..DENSE {
@@ -150,6 +183,16 @@ fn write_head(body: &mut Vec<u8>, head: &Head) {
             (0..2 * HIDDEN)
                 .map(|input| head.dense_weight(input, neuron).clamp(-128, 127) as i8 as u8),
         );
+    }
+    if second {
+        let identity = SecondLayer::identity();
+        let layer = head.second.as_ref().unwrap_or(&identity);
+        body.extend(layer.bias.iter().flat_map(|w| w.to_le_bytes()));
+        for neuron in 0..DENSE {
+            body.extend(
+                (0..DENSE).map(|input| layer.weight(input, neuron).clamp(-128, 127) as i8 as u8),
+            );
+        }
     }
     body.extend(head.out_bias.to_le_bytes());
     body.extend(head.out_weights.iter().flat_map(|w| w.to_le_bytes()));
@@ -197,16 +240,25 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
     let version = header.u32();
     let stored_sum = u64::from_le_bytes(header.take());
     let (game_type, layers) = (header.u32(), [header.u32(), header.u32(), header.u32()]);
-    let heads = match version {
-        1 => 1,
-        2 if bytes.len() < HEADER + 4 => return Err(size(file_len(2))),
-        2 => header.u32(),
-        _ => return Err(NetworkError::Version(version)),
-    };
-    if version == 2 && !(2..=MAX_HEADS as u32).contains(&heads) {
+    if !(1..=VERSION).contains(&version) {
+        return Err(NetworkError::Version(version));
+    }
+    let second = version == 3;
+    if bytes.len() < header_len(version) {
+        return Err(size(file_len(2, second)));
+    }
+    let heads = if version == 1 { 1 } else { header.u32() };
+    let least = if second { 1 } else { 2 };
+    if version >= 2 && !(least..=MAX_HEADS as u32).contains(&heads) {
         return Err(NetworkError::Heads(heads));
     }
-    let expected = file_len(heads as usize);
+    if second {
+        let neurons = header.u32();
+        if neurons != DENSE as u32 {
+            return Err(NetworkError::SecondLayer(neurons));
+        }
+    }
+    let expected = file_len(heads as usize, second);
     if bytes.len() != expected {
         return Err(size(expected));
     }
@@ -218,8 +270,8 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetworkError> {
     if layers != [INPUTS as u32, HIDDEN as u32, DENSE as u32] {
         return Err(NetworkError::Layers(layers));
     }
-    let mut net = Network::zeroed(variant, heads as usize);
-    let mut r = Reader(&bytes[header_len(heads as usize)..]);
+    let mut net = Network::zeroed(variant, heads as usize, second);
+    let mut r = Reader(&bytes[header_len(version)..]);
     net.ft_bias.iter_mut().for_each(|w| *w = r.i16());
     net.ft_weights
         .iter_mut()
@@ -239,6 +291,14 @@ fn read_head(r: &mut Reader, head: &mut Head) {
             head.set_dense_weight(input, neuron, i16::from(i8::from_le_bytes(r.take())));
         }
     }
+    if let Some(layer) = head.second.as_mut() {
+        layer.bias.iter_mut().for_each(|w| *w = r.i32());
+        for neuron in 0..DENSE {
+            for input in 0..DENSE {
+                layer.set_weight(input, neuron, i16::from(i8::from_le_bytes(r.take())));
+            }
+        }
+    }
     head.out_bias = r.i32();
     head.out_weights.iter_mut().for_each(|w| *w = r.i16());
 }
@@ -246,7 +306,9 @@ fn read_head(r: &mut Reader, head: &mut Head) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::nnue::tests::{random_network, random_network_with_heads};
+    use crate::search::eval::nnue::tests::{
+        random_network, random_network_with, random_network_with_heads,
+    };
 
     fn sample() -> Vec<u8> {
         to_bytes(&random_network(1, Variant::English))
@@ -268,7 +330,7 @@ mod tests {
             let net = random_network_with_heads(3, Variant::English, heads);
             let bytes = to_bytes(&net);
             assert_eq!(bytes[8], 2);
-            assert_eq!(bytes.len(), file_len(heads));
+            assert_eq!(bytes.len(), file_len(heads, false));
             assert_eq!(parse(&bytes), Ok(net));
         }
     }
@@ -298,6 +360,55 @@ mod tests {
     }
 
     #[test]
+    fn second_layers_round_trip_as_version_3() {
+        for heads in 1..=MAX_HEADS {
+            let net = random_network_with(5, Variant::Italian, heads, true);
+            let bytes = to_bytes(&net);
+            assert_eq!(bytes[8], 3);
+            assert_eq!(bytes.len(), file_len(heads, true));
+            assert_eq!(parse(&bytes), Ok(net));
+        }
+        assert_eq!(file_len(MAX_HEADS, true), MAX_FILE_LEN);
+    }
+
+    #[test]
+    fn a_head_without_a_second_layer_is_written_with_the_identity() {
+        let mut net = random_network_with(6, Variant::English, 2, true);
+        net.heads[1].second = None;
+        let read = parse(&to_bytes(&net)).unwrap();
+        assert!(read.heads[1].second == Some(SecondLayer::identity()));
+        assert!(read.heads[0] == net.heads[0]);
+    }
+
+    #[test]
+    fn version_3_files_with_bad_counts_or_cut_short_are_refused() {
+        let bytes = to_bytes(&random_network_with(7, Variant::Russian, 2, true));
+        let with = |at: usize, value: u32| {
+            let mut other = bytes.clone();
+            other[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            parse(&other)
+        };
+        for heads in [0, MAX_HEADS as u32 + 1, u32::MAX] {
+            assert_eq!(with(36, heads), Err(NetworkError::Heads(heads)), "{heads}");
+        }
+        assert!(matches!(with(36, 1), Err(NetworkError::Size { .. })));
+        for neurons in [0, 16, 64, u32::MAX] {
+            assert_eq!(with(40, neurons), Err(NetworkError::SecondLayer(neurons)));
+        }
+        for len in [HEADER, HEADER + 4, HEADER + 7, HEADER + 8, bytes.len() - 1] {
+            assert!(
+                matches!(parse(&bytes[..len]), Err(NetworkError::Size { .. })),
+                "{len}"
+            );
+        }
+        for at in [44, 1000, bytes.len() - 200, bytes.len() - 1] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x08;
+            assert_eq!(parse(&damaged), Err(NetworkError::Checksum), "{at}");
+        }
+    }
+
+    #[test]
     fn truncated_and_long_files_are_refused() {
         let bytes = sample();
         for len in [0, 7, 8, 20, HEADER - 1, HEADER, bytes.len() - 1] {
@@ -323,8 +434,10 @@ mod tests {
         let dmw = crate::search::eval::EMBEDDED_FILE;
         assert_eq!(parse(dmw), Err(NetworkError::Magic));
         let mut bytes = sample();
-        bytes[8] = 3;
-        assert_eq!(parse(&bytes), Err(NetworkError::Version(3)));
+        bytes[8] = 4;
+        assert_eq!(parse(&bytes), Err(NetworkError::Version(4)));
+        bytes[8] = 0;
+        assert_eq!(parse(&bytes), Err(NetworkError::Version(0)));
         for at in [20, 24, 100, FILE_LEN - 1] {
             let mut bytes = sample();
             bytes[at] ^= 0x10;
