@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use damiera::board::{Position, Variant};
+use damiera::search::eval::nnue::Network;
 use damiera::search::eval::nnue_file::{self, FILE_LEN, NetworkError};
 use damiera::search::eval::{EvalFile, EvalStyle, WeightsError, evaluate};
 
@@ -110,36 +111,14 @@ fn the_engine_computes_the_trainers_integers() {
     }
 }
 
-#[test]
-fn the_engine_computes_the_trainers_integers_with_four_heads() {
-    let net = nnue_file::parse(&std::fs::read(HEADS_NET).unwrap()).unwrap();
-    assert_eq!(net.heads.len(), 4);
-    assert!(net.heads[0] != net.heads[3]);
-    let loaded = EvalFile::load(HEADS_NET).unwrap();
-    let vectors = vectors_of(HEADS_VECTORS);
-    let mut used = [0; 4];
-    for (pos, expected) in vectors {
-        let pieces = pos.occupied().count_ones();
-        used[net.head_index(pieces)] += 1;
-        assert_eq!(net.evaluate(&pos), expected, "{pos:?}");
-        assert_eq!(
-            evaluate(&pos, EvalStyle::Pattern, loaded.weights()),
-            expected
-        );
-    }
-    assert!(used.iter().all(|&n| n > 0), "heads used: {used:?}");
-}
-
-#[test]
-fn the_engine_computes_the_trainers_integers_with_second_layers() {
-    let bytes = std::fs::read(SECOND_NET).unwrap();
-    assert_eq!(bytes[8], 3, "format version");
-    let net = nnue_file::parse(&bytes).unwrap();
-    assert_eq!(net.heads.len(), 2);
-    assert!(net.has_second_layer());
-    let loaded = EvalFile::load(SECOND_NET).unwrap();
-    let mut used = [0; 2];
-    for (pos, expected) in vectors_of(SECOND_VECTORS) {
+/// Checks that the engine gives the trainer's integer score to every vector of
+/// `vectors`, both from the network of `path` and through the eval-file road, and that
+/// every head scored some of them; returns the network.
+fn scores_the_vectors_with_every_head(path: &str, vectors: &str) -> Network {
+    let net = nnue_file::parse(&std::fs::read(path).unwrap()).unwrap();
+    let loaded = EvalFile::load(path).unwrap();
+    let mut used = vec![0; net.heads.len()];
+    for (pos, expected) in vectors_of(vectors) {
         used[net.head_index(pos.occupied().count_ones())] += 1;
         assert_eq!(net.evaluate(&pos), expected, "{pos:?}");
         assert_eq!(
@@ -148,6 +127,22 @@ fn the_engine_computes_the_trainers_integers_with_second_layers() {
         );
     }
     assert!(used.iter().all(|&n| n > 0), "heads used: {used:?}");
+    net
+}
+
+#[test]
+fn the_engine_computes_the_trainers_integers_with_four_heads() {
+    let net = scores_the_vectors_with_every_head(HEADS_NET, HEADS_VECTORS);
+    assert_eq!(net.heads.len(), 4);
+    assert!(net.heads[0] != net.heads[3]);
+}
+
+#[test]
+fn the_engine_computes_the_trainers_integers_with_second_layers() {
+    assert_eq!(std::fs::read(SECOND_NET).unwrap()[8], 3, "format version");
+    let net = scores_the_vectors_with_every_head(SECOND_NET, SECOND_VECTORS);
+    assert_eq!(net.heads.len(), 2);
+    assert!(net.has_second_layer());
 }
 
 #[test]

@@ -126,12 +126,14 @@ impl SecondLayer {
 
     /// The weight of input `input` in neuron `neuron`.
     pub fn weight(&self, input: usize, neuron: usize) -> i16 {
-        self.weights[input / 2][2 * neuron + input % 2]
+        let (pair, slot) = pair_slot(input, neuron);
+        self.weights[pair][slot]
     }
 
     /// Sets the weight of input `input` in neuron `neuron`.
     pub fn set_weight(&mut self, input: usize, neuron: usize, weight: i16) {
-        self.weights[input / 2][2 * neuron + input % 2] = weight;
+        let (pair, slot) = pair_slot(input, neuron);
+        self.weights[pair][slot] = weight;
     }
 
     /// The layer that passes its inputs on unchanged (activations are already clipped
@@ -164,12 +166,14 @@ impl Head {
 
     /// The weight of dense input `input` (0..2×[`HIDDEN`]) in neuron `neuron`.
     pub fn dense_weight(&self, input: usize, neuron: usize) -> i16 {
-        self.dense_weights[input / 2][2 * neuron + input % 2]
+        let (pair, slot) = pair_slot(input, neuron);
+        self.dense_weights[pair][slot]
     }
 
     /// Sets the weight of dense input `input` in neuron `neuron`.
     pub fn set_dense_weight(&mut self, input: usize, neuron: usize, weight: i16) {
-        self.dense_weights[input / 2][2 * neuron + input % 2] = weight;
+        let (pair, slot) = pair_slot(input, neuron);
+        self.dense_weights[pair][slot] = weight;
     }
 
     /// The score of clipped first-layer outputs `input`, hundredths of a man.
@@ -186,6 +190,13 @@ impl Head {
         let score = out.div_euclid(i64::from(ACTIVATION * OUTPUT_SCALE));
         score.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
+}
+
+/// Where a dense layer stored by pairs of inputs keeps the weight of `input` in
+/// `neuron`: its row (the pair) and its place in the row (interleaved by neuron).
+#[inline(always)]
+fn pair_slot(input: usize, neuron: usize) -> (usize, usize) {
+    (input / 2, 2 * neuron + input % 2)
 }
 
 /// A dense layer's sum as an activation: shifted to units of 127 and clipped to 0..=127.
