@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::eval::nnue::Network;
 use super::eval::nnue_stack::AccumulatorStack;
+use super::eval::score_cache::ScoreCache;
 use super::eval::{EvalStyle, evaluate};
 use super::score::{DB_BOUND, DB_WIN, INFINITY, MAX_PLY, WIN, from_table, to_table};
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -102,8 +103,9 @@ pub(crate) struct Worker<'a> {
     /// bound, with its score and line: what a search stopped mid-iteration can still use
     /// (cleared by the caller before each iteration).
     pub iteration_best: Option<RootLine>,
-    /// The network and its accumulators along the path, when a network evaluates.
-    nnue: Option<(&'a Network, AccumulatorStack)>,
+    /// The network, its accumulators along the path and its recent scores, when a
+    /// network evaluates.
+    nnue: Option<(&'a Network, AccumulatorStack, ScoreCache)>,
 }
 
 /// The move ordering tables a search learns, saved to be put back later.
@@ -138,26 +140,33 @@ impl<'a> Worker<'a> {
                 .network
                 .as_deref()
                 .filter(|_| style.eval == EvalStyle::Pattern)
-                .map(|net| (net, AccumulatorStack::new(MAX_PLY))),
+                .map(|net| (net, AccumulatorStack::new(MAX_PLY), ScoreCache::new())),
         }
     }
 
     /// Records that the node at `ply` is `pos`, for the network's accumulators.
     #[inline(always)]
     fn enter(&mut self, ply: usize, pos: &Position) {
-        if let Some((_, stack)) = &mut self.nnue {
+        if let Some((_, stack, _)) = &mut self.nnue {
             stack.enter(ply, pos);
         }
     }
 
-    /// The static evaluation of `pos`, the node at `ply`: the network's, updated from
-    /// the accumulators above it, when one evaluates.
+    /// The static evaluation of `pos`, the node at `ply`: the network's, when one
+    /// evaluates, from its recent scores or else updated from the accumulators above it.
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some((net, stack)) => stack
-                .evaluate(net, ply, pos)
-                .clamp(-super::score::EVAL_LIMIT + 1, super::score::EVAL_LIMIT - 1),
+            Some((net, stack, cache)) => {
+                if let Some(score) = cache.get(pos.key()) {
+                    return score;
+                }
+                let score = stack
+                    .evaluate(net, ply, pos)
+                    .clamp(-super::score::EVAL_LIMIT + 1, super::score::EVAL_LIMIT - 1);
+                cache.put(pos.key(), score);
+                score
+            }
             None => evaluate(pos, self.style.eval, self.shared.weights),
         }
     }
@@ -880,7 +889,7 @@ mod tests {
     }
 
     #[test]
-    fn a_network_searches_alike_with_accumulators_and_from_scratch() {
+    fn a_network_searches_alike_with_accumulators_and_cache_and_from_scratch() {
         for (n, variant) in Variant::ALL.into_iter().enumerate() {
             let mut weights = PatternWeights::material_only_in(variant);
             weights.network = Some(Arc::new(random_network(40 + n as u64, variant)));

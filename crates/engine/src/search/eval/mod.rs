@@ -15,6 +15,7 @@ pub mod nnue;
 pub mod nnue_file;
 pub mod nnue_stack;
 pub mod pattern;
+pub mod score_cache;
 pub mod weights_file;
 
 use std::io::Read;
