@@ -332,3 +332,62 @@ fn a_match_loads_a_network_through_the_hub_parameter() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Python interpreter for the standard-library scripts: `python3`, else skipped loudly.
+fn python3(test: &str) -> bool {
+    let found = Command::new("python3").arg("--version").output();
+    if found.is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{test} cannot run under CI: no python3"
+    );
+    eprintln!("\n!!! SKIPPED {test}: no python3 !!!\n");
+    false
+}
+
+#[test]
+fn the_relabel_script_remakes_brazilians_network_and_refuses_what_is_no_network() {
+    if !python3("the relabel script") {
+        return;
+    }
+    let dir = scratch("relabel");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("scripts/nnue/relabel.py");
+    let eval = root.join("crates/engine/src/search/eval");
+    let out = dir.join("brazilian.dmn");
+    let run = |input: &std::path::Path| {
+        Command::new("python3")
+            .arg(&script)
+            .arg(input)
+            .args(["brazilian", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let made = run(&eval.join("russian.dmn"));
+    assert!(made.status.success(), "{made:?}");
+    let shipped = std::fs::read(eval.join("brazilian.dmn")).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), shipped);
+    let loaded = EvalFile::load(out.to_str().unwrap()).unwrap();
+    let net = loaded.weights().network.as_deref().unwrap();
+    assert_eq!(net.variant, Variant::Brazilian);
+
+    let mut corrupt = shipped.clone();
+    corrupt[100] ^= 1;
+    let cases = [
+        ("corrupt", corrupt, "checksum"),
+        ("foreign", b"PK".to_vec(), "not a"),
+    ];
+    for (name, bytes, says) in cases {
+        let input = dir.join(format!("{name}.dmn"));
+        std::fs::write(&input, bytes).unwrap();
+        let refused = run(&input);
+        assert!(!refused.status.success(), "{name}");
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(says), "{name}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

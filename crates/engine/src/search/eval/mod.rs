@@ -8,7 +8,7 @@
 //! [`EvalStyle::Material`], the first version's material count. The weights carry a
 //! network when a network file (`.dmn`, [`nnue_file`]) was loaded, or when the game's
 //! built-in weights have one (Italian: `italian.dmn`, English: `english.dmn`, Russian:
-//! `russian.dmn`).
+//! `russian.dmn`, Brazilian: `brazilian.dmn`, Russian's relabelled).
 
 pub mod hce;
 pub mod nnue;
@@ -95,18 +95,17 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
 }
 
 /// The network built into the binary for `variant`, if it has one: then the learned
-/// evaluation of that game.
+/// evaluation of that game. Brazilian's is Russian's, relabelled by
+/// `scripts/nnue/relabel.py`: the two games differ only in Brazilian's capture of the
+/// most pieces, not in what a quiet position is worth, and it beat Brazilian's pattern
+/// weights where a network trained on Brazilian games did not.
 pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::Italian => Some(include_bytes!("italian.dmn")),
         Variant::English => Some(include_bytes!("english.dmn")),
         Variant::Russian => Some(include_bytes!("russian.dmn")),
-        Variant::Brazilian
-        | Variant::Pool
-        | Variant::Czech
-        | Variant::Spanish
-        | Variant::Thai
-        | Variant::Damka => None,
+        Variant::Brazilian => Some(include_bytes!("brazilian.dmn")),
+        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai | Variant::Damka => None,
     }
 }
 
@@ -368,11 +367,29 @@ mod tests {
     }
 
     #[test]
+    fn brazilians_network_is_russians_relabelled() {
+        let (Some(russian), Some(brazilian)) = (
+            embedded_network(Variant::Russian),
+            embedded_network(Variant::Brazilian),
+        ) else {
+            panic!("both games have a network");
+        };
+        assert_eq!(brazilian[..12], russian[..12], "magic and format version");
+        assert_eq!(brazilian[24..], russian[24..], "the same integers");
+        assert_eq!(
+            brazilian[20..24],
+            26u32.to_le_bytes(),
+            "Brazilian's GameType"
+        );
+    }
+
+    #[test]
     fn games_with_a_built_in_network_evaluate_with_it_and_with_patterns_on_request() {
         let with_network = [
             (Variant::Italian, "B:W18,22,25,K30:B3,9,12"),
             (Variant::English, "B:W18,22,25,K30:B3,9,12"),
             (Variant::Russian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
+            (Variant::Brazilian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
         ];
         for variant in Variant::ALL {
             let weights = embedded_weights_for(variant);
