@@ -348,7 +348,7 @@ fn python3(test: &str) -> bool {
 }
 
 #[test]
-fn the_relabel_script_remakes_brazilians_network_and_refuses_what_is_no_network() {
+fn the_relabel_script_remakes_brazilians_and_pools_networks_and_refuses_what_is_no_network() {
     if !python3("the relabel script") {
         return;
     }
@@ -356,23 +356,26 @@ fn the_relabel_script_remakes_brazilians_network_and_refuses_what_is_no_network(
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("scripts/nnue/relabel.py");
     let eval = root.join("crates/engine/src/search/eval");
-    let out = dir.join("brazilian.dmn");
-    let run = |input: &std::path::Path| {
+    let out = dir.join("relabelled.dmn");
+    let run = |input: &std::path::Path, game: &str| {
         Command::new("python3")
             .arg(&script)
             .arg(input)
-            .args(["brazilian", "-o"])
+            .args([game, "-o"])
             .arg(&out)
             .output()
             .unwrap()
     };
-    let made = run(&eval.join("russian.dmn"));
-    assert!(made.status.success(), "{made:?}");
+    for (game, variant) in [("brazilian", Variant::Brazilian), ("pool", Variant::Pool)] {
+        let made = run(&eval.join("russian.dmn"), game);
+        assert!(made.status.success(), "{made:?}");
+        let shipped = std::fs::read(eval.join(format!("{game}.dmn"))).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), shipped, "{game}");
+        let loaded = EvalFile::load(out.to_str().unwrap()).unwrap();
+        let net = loaded.weights().network.as_deref().unwrap();
+        assert_eq!(net.variant, variant);
+    }
     let shipped = std::fs::read(eval.join("brazilian.dmn")).unwrap();
-    assert_eq!(std::fs::read(&out).unwrap(), shipped);
-    let loaded = EvalFile::load(out.to_str().unwrap()).unwrap();
-    let net = loaded.weights().network.as_deref().unwrap();
-    assert_eq!(net.variant, Variant::Brazilian);
 
     let mut corrupt = shipped.clone();
     corrupt[100] ^= 1;
@@ -383,7 +386,7 @@ fn the_relabel_script_remakes_brazilians_network_and_refuses_what_is_no_network(
     for (name, bytes, says) in cases {
         let input = dir.join(format!("{name}.dmn"));
         std::fs::write(&input, bytes).unwrap();
-        let refused = run(&input);
+        let refused = run(&input, "brazilian");
         assert!(!refused.status.success(), "{name}");
         let err = String::from_utf8_lossy(&refused.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");

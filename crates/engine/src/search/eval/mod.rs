@@ -8,7 +8,7 @@
 //! [`EvalStyle::Material`], the first version's material count. The weights carry a
 //! network when a network file (`.dmn`, [`nnue_file`]) was loaded, or when the game's
 //! built-in weights have one (Italian: `italian.dmn`, English: `english.dmn`, Russian:
-//! `russian.dmn`, Brazilian: `brazilian.dmn`, Russian's relabelled).
+//! `russian.dmn`; Brazilian and Pool: `brazilian.dmn` and `pool.dmn`, Russian's relabelled).
 
 pub mod hce;
 pub mod nnue;
@@ -95,17 +95,19 @@ pub const fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
 }
 
 /// The network built into the binary for `variant`, if it has one: then the learned
-/// evaluation of that game. Brazilian's is Russian's, relabelled by
-/// `scripts/nnue/relabel.py`: the two games differ only in Brazilian's capture of the
-/// most pieces, not in what a quiet position is worth, and it beat Brazilian's pattern
-/// weights where a network trained on Brazilian games did not.
+/// evaluation of that game. Brazilian's and Pool's are Russian's, relabelled by
+/// `scripts/nnue/relabel.py`: the three games differ in their capture rules (Brazilian's
+/// capture of the most pieces, Pool's man that captures on uncrowned), not in what a
+/// quiet position is worth, and it beat both games' pattern weights (where a network
+/// trained on Brazilian games did not).
 pub const fn embedded_network(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::Italian => Some(include_bytes!("italian.dmn")),
         Variant::English => Some(include_bytes!("english.dmn")),
         Variant::Russian => Some(include_bytes!("russian.dmn")),
         Variant::Brazilian => Some(include_bytes!("brazilian.dmn")),
-        Variant::Pool | Variant::Czech | Variant::Spanish | Variant::Thai | Variant::Damka => None,
+        Variant::Pool => Some(include_bytes!("pool.dmn")),
+        Variant::Czech | Variant::Spanish | Variant::Thai | Variant::Damka => None,
     }
 }
 
@@ -367,20 +369,23 @@ mod tests {
     }
 
     #[test]
-    fn brazilians_network_is_russians_relabelled() {
-        let (Some(russian), Some(brazilian)) = (
-            embedded_network(Variant::Russian),
-            embedded_network(Variant::Brazilian),
-        ) else {
-            panic!("both games have a network");
+    fn brazilians_and_pools_networks_are_russians_relabelled() {
+        let Some(russian) = embedded_network(Variant::Russian) else {
+            panic!("Russian has a network");
         };
-        assert_eq!(brazilian[..12], russian[..12], "magic and format version");
-        assert_eq!(brazilian[24..], russian[24..], "the same integers");
-        assert_eq!(
-            brazilian[20..24],
-            26u32.to_le_bytes(),
-            "Brazilian's GameType"
-        );
+        for variant in [Variant::Brazilian, Variant::Pool] {
+            let Some(copy) = embedded_network(variant) else {
+                panic!("{variant} has a network");
+            };
+            assert_eq!(
+                copy[..12],
+                russian[..12],
+                "{variant}: magic and format version"
+            );
+            assert_eq!(copy[24..], russian[24..], "{variant}: the same integers");
+            let game_type = variant.rules().game_type;
+            assert_eq!(copy[20..24], game_type.to_le_bytes(), "{variant}");
+        }
     }
 
     #[test]
@@ -390,6 +395,7 @@ mod tests {
             (Variant::English, "B:W18,22,25,K30:B3,9,12"),
             (Variant::Russian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
             (Variant::Brazilian, "B:Wc3,e3,g3,Kh2:Ba7,c7,e7"),
+            (Variant::Pool, "B:W18,22,25,K30:B3,9,12"),
         ];
         for variant in Variant::ALL {
             let weights = embedded_weights_for(variant);
