@@ -419,7 +419,9 @@ mod tests {
     #[test]
     fn sprt_waits_for_enough_pairs() {
         use crate::matchrun::stats::GameOutcome;
-        let test = Sprt::new(0.0, 10.0, 0.05, 0.05).ok();
+        // Bounds far apart, so that won pairs decide within a few: 9 already pass the
+        // upper bound (LLR 9 ln(s1 / s0) = 3.77 at 200 Elo), the 10th decides.
+        let test = Sprt::new(0.0, 200.0, 0.05, 0.05).ok();
         let mut report = MatchReport::default();
         for index in 0..(2 * MIN_SPRT_PAIRS as usize) {
             let rec = game_record(index, GameOutcome::Win);

@@ -8,8 +8,8 @@
 //! * [`Pentanomial`] holds the counts of game-pair scores (each opening played
 //!   twice with colours reversed), whose variance accounts for the correlation
 //!   between the two games of a pair.
-//! * [`Sprt`] runs a sequential probability ratio test with the generalized
-//!   SPRT approximation on logistic Elo, as fastchess and OpenBench do.
+//! * [`Sprt`] runs a sequential probability ratio test on logistic Elo with
+//!   the generalized likelihood ratio, as fishtest computes it.
 //! * [`erf`] / [`erfc`] are implemented here to full `f64` precision.
 //!
 //! Elo values are logistic Elo: `elo = -400 * log10(1/s - 1)` for a score
@@ -401,36 +401,48 @@ impl Sprt {
 
     /// Log-likelihood ratio of a trinomial result (per-game samples).
     ///
-    /// Uses the GSPRT approximation
-    /// `LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var)` with
-    /// `s = 1 / (1 + 10^(-elo/400))`. Zero counts are replaced by 1e-3 so the
-    /// variance never vanishes; with no games the LLR is 0.
+    /// The generalized likelihood ratio (as fishtest computes it): for each hypothesis
+    /// score `s = 1 / (1 + 10^(-elo/400))`, the outcome frequencies that fit the results
+    /// best among those whose mean is `s`; the LLR is the difference of the two
+    /// log-likelihoods. Zero counts are replaced by 1e-3 so that every outcome stays
+    /// possible; with no games the LLR is 0. Unlike the normal approximation
+    /// `N (s1 - s0) (2 mean - s0 - s1) / (2 var)`, which it matches on large samples, it
+    /// stays moderate when nearly every result is the same (e.g. a run of drawn pairs,
+    /// whose variance is almost 0).
     pub fn llr_trinomial(&self, score: &Score) -> f64 {
         if score.games() == 0 {
             return 0.0;
         }
-        self.llr(Moments::from_weighted(&score.weighted(LLR_REGULARIZATION)))
+        self.llr(&score.weighted(LLR_REGULARIZATION))
     }
 
     /// Log-likelihood ratio of a pentanomial result (per-pair samples of the
-    /// normalized pair score), same formula and conventions as
+    /// normalized pair score), same method and conventions as
     /// [`Sprt::llr_trinomial`].
     pub fn llr_pentanomial(&self, penta: &Pentanomial) -> f64 {
         if penta.pairs() == 0 {
             return 0.0;
         }
-        self.llr(Moments::from_weighted(&penta.weighted(LLR_REGULARIZATION)))
+        self.llr(&penta.weighted(LLR_REGULARIZATION))
     }
 
-    fn llr(&self, m: Moments) -> f64 {
+    fn llr(&self, outcomes: &[(f64, f64)]) -> f64 {
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        if m.var <= 0.0 {
+        let n: f64 = outcomes.iter().map(|&(_, c)| c).sum();
+        if n <= 0.0 {
             return 0.0;
         }
-        m.n * (s1 - s0) * (2.0 * m.mean - s0 - s1) / (2.0 * m.var)
+        let log_ratio = |s: f64| {
+            let lambda = mle_multiplier(outcomes, s);
+            outcomes
+                .iter()
+                .map(|&(x, c)| c * (1.0 + lambda * (x - s)).ln())
+                .sum::<f64>()
+        };
+        // Each hypothesis' log-likelihood is Σ c ln(c/n) − log_ratio(s).
+        log_ratio(s0) - log_ratio(s1)
     }
-
     /// Decision for the given LLR: H1 at or above the upper bound, H0 at or
     /// below the lower bound, otherwise continue.
     pub fn status(&self, llr: f64) -> SprtStatus {
@@ -442,6 +454,44 @@ impl Sprt {
             SprtStatus::Continue
         }
     }
+}
+
+/// The Lagrange multiplier λ of the most likely outcome frequencies with mean `s`:
+/// those are `p / (1 + λ (x - s))` for the observed frequencies `p` of the values `x`,
+/// and λ is the root of `Σ p (x - s) / (1 + λ (x - s)) = 0`, a decreasing function of
+/// λ on the interval where every `1 + λ (x - s)` is positive (found by bisection).
+/// 0 when `s` is not strictly inside the values' range.
+fn mle_multiplier(outcomes: &[(f64, f64)], s: f64) -> f64 {
+    let above = outcomes
+        .iter()
+        .map(|&(x, _)| x - s)
+        .fold(f64::MIN, f64::max);
+    let below = outcomes
+        .iter()
+        .map(|&(x, _)| x - s)
+        .fold(f64::MAX, f64::min);
+    if above <= 0.0 || below >= 0.0 {
+        return 0.0;
+    }
+    let slope = |lambda: f64| {
+        outcomes
+            .iter()
+            .map(|&(x, c)| c * (x - s) / (1.0 + lambda * (x - s)))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (-1.0 / above, -1.0 / below);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if slope(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
 }
 
 /// One-line match summary, e.g.
@@ -689,36 +739,65 @@ mod tests {
         assert!(Sprt::new(f64::NAN, 5.0, 0.05, 0.05).is_err());
     }
 
+    /// Expected LLRs come from a second method (`scripts/llr_check.py`: the dual
+    /// maximized by golden-section search instead of a root of its slope), to 1e-9.
     #[test]
     fn sprt_llr_trinomial() {
         let t = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("valid parameters");
-        // W=30 D=40 L=20, N=90: mean = 50/90 = 0.5555556
-        // var = (30·(4/9)² + 40·(1/18)² + 20·(5/9)²)/90 = (5.925926 + 0.123457 + 6.172840)/90
-        //     = 0.1358025
-        // s0 = 0.5, s1 = 1/(1 + 10^(-10/400)) = 0.5143872
-        // LLR = 90·0.0143872·(1.1111111 - 1.0143872)/(2·0.1358025) = 0.4611206
+        // W=30 D=40 L=20: the normal approximation gives 0.4611206.
         close(
             t.llr_trinomial(&Score::new(30, 40, 20)),
-            0.461_120_649_413_125_86,
+            0.451_909_666_704_710_67,
             1e-9,
         );
         close(t.llr_trinomial(&Score::default()), 0.0, 0.0);
-        // All wins: regularization keeps the LLR finite and positive.
-        let llr = t.llr_trinomial(&Score::new(50, 0, 0));
-        assert!(llr.is_finite() && llr > t.upper_bound());
+        // All wins: regularization keeps the LLR finite; 50 ln(s1/s0) = 1.41841.
+        close(
+            t.llr_trinomial(&Score::new(50, 0, 0)),
+            1.418_407_173_013_051_3,
+            1e-9,
+        );
+        assert!(t.llr_trinomial(&Score::new(500, 0, 0)) > t.upper_bound());
     }
 
     #[test]
     fn sprt_llr_pentanomial() {
         let t = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("valid parameters");
-        // N=50, mean = 0.535, var = 0.055025 (see pentanomial_statistics)
-        // LLR = 50·0.0143872·(1.07 - 1.0143872)/(2·0.055025) = 0.3635220
+        // N=50, mean 0.535, var 0.055025: the normal approximation gives 0.3635220.
         close(
             t.llr_pentanomial(&Pentanomial::new([2, 10, 20, 15, 3])),
-            0.363_521_955_199_248_85,
+            0.354_265_057_019_190_2,
             1e-9,
         );
         close(t.llr_pentanomial(&Pentanomial::default()), 0.0, 0.0);
+    }
+
+    /// Eleven drawn pairs: the normal approximation, whose variance is then almost 0,
+    /// gave −45 and accepted H0 after 22 games of a real 0.1 s match; the likelihood
+    /// ratio is about −0.48 and the test goes on.
+    #[test]
+    fn sprt_goes_on_after_a_few_drawn_pairs() {
+        let t = Sprt::new(0.0, 15.0, 0.05, 0.05).expect("valid parameters");
+        let llr = t.llr_pentanomial(&Pentanomial::new([0, 0, 11, 0, 0]));
+        close(llr, -0.478_532_004_514_051_3, 1e-9);
+        assert_eq!(t.status(llr), SprtStatus::Continue);
+        // Enough drawn pairs still accept H0.
+        let many = t.llr_pentanomial(&Pentanomial::new([0, 0, 200, 0, 0]));
+        assert_eq!(t.status(many), SprtStatus::AcceptH0);
+    }
+
+    /// On a large, balanced sample the likelihood ratio and its normal approximation
+    /// agree to within a few percent.
+    #[test]
+    fn sprt_llr_matches_the_normal_approximation_on_large_samples() {
+        let t = Sprt::new(0.0, 5.0, 0.05, 0.05).expect("valid parameters");
+        let penta = Pentanomial::new([40, 300, 900, 380, 60]);
+        let (s0, s1) = (score_from_elo(0.0), score_from_elo(5.0));
+        let m = penta.moments();
+        let normal = m.n * (s1 - s0) * (2.0 * m.mean - s0 - s1) / (2.0 * m.var);
+        let exact = t.llr_pentanomial(&penta);
+        assert!(normal > 1.0, "{normal}");
+        assert!((exact - normal).abs() < 0.03 * normal, "{exact} {normal}");
     }
 
     #[test]
