@@ -429,10 +429,6 @@ impl Sprt {
     fn llr(&self, outcomes: &[(f64, f64)]) -> f64 {
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        let n: f64 = outcomes.iter().map(|&(_, c)| c).sum();
-        if n <= 0.0 {
-            return 0.0;
-        }
         let log_ratio = |s: f64| {
             let lambda = mle_multiplier(outcomes, s);
             outcomes
@@ -443,6 +439,7 @@ impl Sprt {
         // Each hypothesis' log-likelihood is Σ c ln(c/n) − log_ratio(s).
         log_ratio(s0) - log_ratio(s1)
     }
+
     /// Decision for the given LLR: H1 at or above the upper bound, H0 at or
     /// below the lower bound, otherwise continue.
     pub fn status(&self, llr: f64) -> SprtStatus {
